@@ -1,0 +1,4 @@
+/** OmniGraph local file-system adapter (work in progress). */
+module io.omnigraph.adapter.fs {
+  requires io.omnigraph.api;
+}

@@ -1,0 +1,124 @@
+package io.omnigraph.api.storage;
+
+import java.util.Optional;
+
+/**
+ * A handle on one storage root (a directory, or a bucket/container plus prefix) through which the
+ * engine reads and writes its small control files. Table data does not go through here: Lance
+ * writes it directly at {@link #lanceLocation(String)}.
+ *
+ * <h2>Paths</h2>
+ * Every path is relative to the root, {@code /}-separated, and validated by {@link StoragePaths}
+ * before any request is made; an illegal path fails with {@link StorageException.Kind#INVALID_PATH}.
+ *
+ * <h2>Failures</h2>
+ * Every method throws {@link StorageException}, whose {@link StorageException#kind() kind} is the
+ * same for the same situation on every backend. In particular a permission failure is always
+ * {@code PERMISSION} (never "not found" or {@code false}), and a request whose response was lost
+ * after it was sent is {@code OUTCOME_UNKNOWN}.
+ *
+ * <h2>Threads</h2>
+ * Implementations are safe for concurrent use by multiple threads.
+ *
+ * <p>The conformance suite ({@code io.omnigraph.conformance}) checks all of this.
+ */
+public interface StorageAdapter extends AutoCloseable {
+
+  /**
+   * Reads an object and its version token with exactly one request.
+   *
+   * @return the object, or empty when it does not exist
+   * @throws StorageException for every failure other than "does not exist"
+   */
+  Optional<StoredObject> readIfExists(String path) throws StorageException;
+
+  /**
+   * Reads an object as UTF-8 text with exactly one request.
+   *
+   * @return the text, or empty when the object does not exist
+   * @throws StorageException for every failure other than "does not exist"
+   */
+  default Optional<String> readTextIfExists(String path) throws StorageException {
+    return readIfExists(path).map(StoredObject::text);
+  }
+
+  /**
+   * Reads an object as UTF-8 text.
+   *
+   * @throws StorageException of kind {@code NOT_FOUND} when the object does not exist, or any
+   *     other kind for other failures
+   */
+  default String readText(String path) throws StorageException {
+    Optional<String> text = readTextIfExists(path);
+    if (text.isEmpty()) {
+      throw StorageException.notFound(path, null);
+    }
+    return text.get();
+  }
+
+  /**
+   * Writes a whole object under a condition. Atomic for readers: a concurrent reader sees either
+   * the old whole object or the new whole object, never a partial one.
+   *
+   * @param path where to write
+   * @param bytes the complete new content
+   * @param condition {@link WriteCondition.Overwrite}, {@link WriteCondition.IfAbsent} or
+   *     {@link WriteCondition.IfMatch}
+   * @return the version token of the object just written
+   * @throws StorageException {@code PRECONDITION_FAILED} when the condition did not hold (nothing
+   *     was written); {@code OUTCOME_UNKNOWN} when the write may or may not have been applied
+   */
+  String put(String path, byte[] bytes, WriteCondition condition) throws StorageException;
+
+  /**
+   * Tells whether an object exists at {@code path}. A "directory" (a prefix with objects below
+   * it) is not an object: {@code exists("a")} is {@code false} when only {@code a/b} exists.
+   *
+   * @throws StorageException for any failure to find out (a permission failure is never {@code false})
+   */
+  boolean exists(String path) throws StorageException;
+
+  /**
+   * Deletes an object. Idempotent: deleting a missing object succeeds.
+   *
+   * @throws StorageException when the object may still exist afterwards
+   */
+  void delete(String path) throws StorageException;
+
+  /**
+   * Lists the objects directly under {@code dir} ({@code ""} is the root). Only direct children
+   * are returned — not objects further down, and not the sub-prefixes themselves. Entries are
+   * root-relative paths usable with every other method, sorted by the UTF-8 bytes of their names
+   * ({@link StoragePaths#UTF8_ORDER}). Temp names ({@code name#<digits>}) never appear.
+   *
+   * <p>The listing fetches pages lazily; any page failure throws from the returned
+   * {@link ObjectListing} — a listing is complete or an error, never silently partial. A missing
+   * directory lists as empty.
+   *
+   * @throws StorageException when the first page cannot be fetched or {@code dir} is invalid
+   */
+  ObjectListing list(String dir) throws StorageException;
+
+  /**
+   * Deletes every object under {@code prefix} (a directory path, at any depth). Deleting an empty
+   * or missing prefix succeeds.
+   *
+   * @throws StorageException when some object may remain
+   */
+  void deletePrefix(String prefix) throws StorageException;
+
+  /** @return what this adapter is and how it behaves */
+  StorageCapabilities capabilities();
+
+  /**
+   * Where Lance should read and write the dataset stored at {@code path} under this root, with the
+   * same endpoint and credentials as this adapter.
+   *
+   * @throws StorageException {@code INVALID_PATH} for an illegal path
+   */
+  LanceLocation lanceLocation(String path) throws StorageException;
+
+  /** Releases clients and connections. Idempotent. */
+  @Override
+  void close() throws StorageException;
+}

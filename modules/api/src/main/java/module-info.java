@@ -1,0 +1,12 @@
+/**
+ * OmniGraph's public API and the storage adapter SPI.
+ *
+ * <p>{@code io.omnigraph.api.storage} is the contract every storage backend implements; adapters
+ * are found with {@link java.util.ServiceLoader} through
+ * {@link io.omnigraph.api.storage.StorageAdapters}.
+ */
+module io.omnigraph.api {
+  exports io.omnigraph.api.storage;
+
+  uses io.omnigraph.api.storage.StorageAdapterProvider;
+}

@@ -1,0 +1,4 @@
+/** OmniGraph command-line interface (work in progress). */
+module io.omnigraph.cli {
+  requires io.omnigraph.api;
+}
