@@ -1,0 +1,22 @@
+package io.omnigraph.cli;
+
+/**
+ * The process exit codes of {@code omnigraph}. They are part of the CLI's contract (documented in
+ * the README and in {@code omnigraph --help}); scripts may branch on them.
+ */
+public final class ExitCode {
+  /** The command did what it was asked. */
+  public static final int OK = 0;
+  /** The invocation was wrong: unknown flag, missing argument, an input file that does not exist. */
+  public static final int USAGE = 1;
+  /** The user's data was refused: a bad schema, a bad NDJSON line, a graph this version cannot open. */
+  public static final int DATA = 2;
+  /** A concurrent writer won, or a precondition on the graph's state did not hold; retrying may succeed. */
+  public static final int CONFLICT = 3;
+  /** The storage backend failed: permissions, missing bucket, network, I/O. */
+  public static final int STORAGE = 4;
+  /** A bug: an unexpected failure inside omnigraph itself. The message and stack trace say where. */
+  public static final int INTERNAL = 5;
+
+  private ExitCode() {}
+}

@@ -1,0 +1,122 @@
+package io.omnigraph.cli;
+
+import io.omnigraph.cli.command.QuickstartCommand;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code omnigraph} root command and the process entry point.
+ *
+ * <p>Every failure leaves through one place ({@link #execute}): it is printed once, as readable
+ * text or, with {@code --json}, as one ErrorOutput JSON object on stderr, and mapped to an
+ * {@link ExitCode}.
+ */
+@Command(
+    name = "omnigraph",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
+    subcommands = {CommandLine.HelpCommand.class, QuickstartCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:ok",
+      "1:usage error (bad flag or argument, missing input file)",
+      "2:user data error (bad schema, bad NDJSON line, unsupported graph)",
+      "3:conflict (a concurrent writer won, or a precondition failed)",
+      "4:storage failure (permissions, missing bucket, network, I/O)",
+      "5:internal error (a bug in omnigraph)"
+    })
+public final class OmnigraphCli implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  /** Without a subcommand: print the usage and fail as a usage error. */
+  @Override
+  public void run() {
+    throw CliFailure.usage("a command is required; see 'omnigraph --help'");
+  }
+
+  /** Runs {@code omnigraph} with the process's own streams and exits with its exit code. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    int code = execute(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /**
+   * Runs one {@code omnigraph} invocation in-process.
+   *
+   * @param args the command-line arguments
+   * @param out where results go
+   * @param err where progress, diagnostics and errors go
+   * @return the exit code (see {@link ExitCode}); this method never throws
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = commandLine(out, err);
+    return cli.execute(args);
+  }
+
+  /** Builds the configured command tree writing to {@code out} and {@code err}. */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new OmnigraphCli());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setExecutionExceptionHandler(OmnigraphCli::onExecutionFailure);
+    cli.setParameterExceptionHandler(OmnigraphCli::onUsageError);
+    cli.setExitCodeExceptionMapper(t -> Failures.describe(t).exitCode());
+    return cli;
+  }
+
+  private static int onExecutionFailure(Exception failure, CommandLine cmd, ParseResult parsed) {
+    Failures.Report report = Failures.describe(failure);
+    PrintWriter err = cmd.getErr();
+    if (wantsJson(parsed)) {
+      err.println(Json.write(report.json()));
+    } else {
+      err.println("error: " + report.message());
+      if (report.exitCode() == ExitCode.INTERNAL) {
+        failure.printStackTrace(err);
+      } else if (report.exitCode() == ExitCode.USAGE && failure instanceof CliFailure) {
+        err.println("See 'omnigraph " + cmd.getCommandSpec().qualifiedName(" ").replaceFirst("^omnigraph ?", "")
+            + " --help'.");
+      }
+    }
+    err.flush();
+    return report.exitCode();
+  }
+
+  private static int onUsageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    // The parse failed, so --json is known only from the raw arguments.
+    if (Arrays.asList(args).contains("--json")) {
+      Failures.Report report = Failures.describe(CliFailure.usage(e.getMessage()));
+      err.println(Json.write(report.json()));
+    } else {
+      err.println("error: " + e.getMessage());
+      CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+      err.println("See '" + cmd.getCommandSpec().qualifiedName(" ") + " --help'.");
+    }
+    err.flush();
+    return ExitCode.USAGE;
+  }
+
+  private static boolean wantsJson(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.hasSubcommand() ? p.subcommand() : null) {
+      if (p.hasMatchedOption("--json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
