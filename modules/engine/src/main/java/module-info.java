@@ -1,4 +1,19 @@
-/** OmniGraph engine (work in progress). */
+/**
+ * The OmniGraph engine: schema, loader, tables on Lance, manifest and commit lineage.
+ *
+ * <p>Lance ({@code lance.core}) is an automatic module. On the module path the package
+ * {@code org.lance.namespace} is split between lance-core and lance-namespace-core; run with
+ * {@code --patch-module lance.core=lance-namespace-core-<v>.jar} (see the README, "Using the engine
+ * as a library").
+ */
 module io.omnigraph.engine {
   requires io.omnigraph.api;
+  requires lance.core;
+  requires org.apache.arrow.vector;
+  requires org.apache.arrow.memory.core;
+  requires org.apache.arrow.c;
+  requires org.apache.arrow.dataset;
+  requires com.fasterxml.jackson.databind;
+
+  uses io.omnigraph.api.storage.StorageAdapterProvider;
 }

@@ -1,0 +1,73 @@
+package io.omnigraph.api;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An open graph. Obtained from {@link Omnigraph#init} or {@link Omnigraph#open}; close it when done.
+ * A {@code Graph} is safe for use by several threads; writes through one handle are serialized.
+ *
+ * <p>Every method throws only {@link OmnigraphException} subclasses (unchecked); an
+ * {@link java.io.IOException} from a caller-supplied stream is reported as {@link StorageFailureException}
+ * for output and {@link InvalidInputException} for input.
+ */
+public interface Graph extends AutoCloseable {
+
+  /** @return the graph root URI as given to {@code init}/{@code open} */
+  String uri();
+
+  /**
+   * Loads NDJSON as one graph commit. Node lines are {@code {"type":T,"data":{...}}}, edge lines
+   * {@code {"edge":E,"from":id,"to":id,"data":{...}}}; blank lines are skipped. The whole input is
+   * validated before anything is written; any failure publishes nothing.
+   *
+   * @param mode how rows combine with existing rows (see {@link LoadMode})
+   * @param ndjson the input; read to the end, not closed
+   * @param options actor, message, progress listener
+   * @return the commit and row counts
+   * @throws InvalidInputException a line is invalid (the detail names line and field)
+   * @throws ConflictException an existing id in {@link LoadMode#APPEND}, or a concurrent writer won
+   * @throws ResourceLimitException more than 8,192 rows or 32 MiB for one table in append/merge
+   * @throws StorageFailureException the backend failed
+   */
+  LoadResult load(LoadMode mode, InputStream ndjson, LoadOptions options);
+
+  /**
+   * Same as {@link #load(LoadMode, InputStream, LoadOptions)} reading a file.
+   *
+   * @throws InvalidInputException also when the file cannot be read
+   */
+  LoadResult load(LoadMode mode, Path ndjson, LoadOptions options);
+
+  /**
+   * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
+   * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
+   * in schema order, rows sorted by id, keys in schema order.
+   *
+   * @param out where to write; flushed, not closed
+   * @throws StorageFailureException the backend or {@code out} failed
+   */
+  void export(OutputStream out);
+
+  /**
+   * @return the graph's commits, newest first (genesis last)
+   * @throws StorageFailureException the backend failed
+   */
+  List<CommitInfo> commits();
+
+  /**
+   * @param commitId a full commit id
+   * @return the commit, or empty when there is none with that id
+   */
+  Optional<CommitInfo> commit(String commitId);
+
+  /** @return the accepted schema */
+  SchemaInfo schema();
+
+  /** Releases resources. Idempotent; later calls on this handle fail with {@link InvalidInputException}. */
+  @Override
+  void close();
+}

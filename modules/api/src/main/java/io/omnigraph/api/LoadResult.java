@@ -1,0 +1,20 @@
+package io.omnigraph.api;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one successful {@link Graph#load} did. One load is one graph commit.
+ *
+ * @param commitId the id of the graph commit the load published
+ * @param mode the load mode
+ * @param rowsRead input rows read
+ * @param rowsByTable rows written per table key ({@code node:Person}, {@code edge:Knows}), sorted
+ */
+public record LoadResult(String commitId, LoadMode mode, long rowsRead, Map<String, Long> rowsByTable) {
+  public LoadResult {
+    Objects.requireNonNull(commitId, "commitId");
+    Objects.requireNonNull(mode, "mode");
+    rowsByTable = Map.copyOf(rowsByTable);
+  }
+}

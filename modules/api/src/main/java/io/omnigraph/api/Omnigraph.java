@@ -1,0 +1,83 @@
+package io.omnigraph.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * Entry point: creates and opens graphs. The graph root is a plain local path, a {@code file:} URI
+ * or an object-store URI ({@code s3://bucket/prefix}, ...) whose storage adapter is on the module or
+ * class path.
+ *
+ * <pre>{@code
+ * try (Graph g = Omnigraph.init("/tmp/g", "node Person { name: String @key }")) {
+ *   g.load(LoadMode.APPEND, Path.of("people.ndjson"), LoadOptions.defaults());
+ * }
+ * }</pre>
+ */
+public final class Omnigraph {
+  private Omnigraph() {}
+
+  /** Same as {@link #init(String, String, OpenOptions)} with {@link OpenOptions#defaults()}. */
+  public static Graph init(String uri, String schemaText) {
+    return init(uri, schemaText, OpenOptions.defaults());
+  }
+
+  /**
+   * Creates a graph: writes the schema files, one empty table per node and edge type, and the
+   * manifest with the genesis commit.
+   *
+   * @param uri the graph root; must not contain a graph yet
+   * @param schemaText the {@code .pg} schema source
+   * @param options storage options
+   * @return the open graph
+   * @throws InvalidInputException the schema does not compile (the detail has line and column)
+   * @throws ConflictException a graph (or an interrupted init) already exists at {@code uri}
+   * @throws StorageFailureException the backend failed, or no adapter serves the URI's scheme
+   */
+  public static Graph init(String uri, String schemaText, OpenOptions options) {
+    return engine().init(uri, schemaText, options);
+  }
+
+  /** Same as {@link #open(String, OpenOptions)} with {@link OpenOptions#defaults()}. */
+  public static Graph open(String uri) {
+    return open(uri, OpenOptions.defaults());
+  }
+
+  /**
+   * Opens an existing graph.
+   *
+   * @param uri the graph root
+   * @param options storage options
+   * @return the open graph
+   * @throws NotFoundException there is no graph at {@code uri}
+   * @throws UnsupportedStorageVersionException the graph was written by an incompatible storage
+   *     version (the message says how to rebuild it)
+   * @throws StorageFailureException the backend failed
+   */
+  public static Graph open(String uri, OpenOptions options) {
+    return engine().open(uri, options);
+  }
+
+  private static GraphEngine engine() {
+    List<GraphEngine> found = new ArrayList<>();
+    try {
+      ModuleLayer layer = Omnigraph.class.getModule().getLayer();
+      if (layer != null) {
+        ServiceLoader.load(layer, GraphEngine.class).forEach(found::add);
+      }
+      if (found.isEmpty()) {
+        ServiceLoader.load(GraphEngine.class, Thread.currentThread().getContextClassLoader()).forEach(found::add);
+      }
+    } catch (ServiceConfigurationError e) {
+      throw new InternalErrorException("the OmniGraph engine could not be loaded: " + e.getMessage(), null, e);
+    }
+    if (found.size() != 1) {
+      throw new InternalErrorException(found.isEmpty()
+          ? "no OmniGraph engine found: put omnigraph-engine on the module path or class path"
+          : "more than one OmniGraph engine found: " + found, null);
+    }
+    return found.get(0);
+  }
+}
