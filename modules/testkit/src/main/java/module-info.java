@@ -4,13 +4,20 @@
  * <p>{@code io.omnigraph.testkit.azure}: Azurite (npm, child process) for Azure Blob.
  * <p>{@code io.omnigraph.testkit.fault}: {@link io.omnigraph.testkit.fault.FaultProxy}, an HTTP
  * proxy that injects faults between any client and any emulator.
+ * <p>{@code io.omnigraph.testkit.s3}: s3proxy (in-process) for S3. The s3proxy jar cannot be a
+ * module (its service file names a shaded-away Jetty class, so no automatic module descriptor can
+ * be derived); it must sit on the class path, and this module drives it by reflection.
  */
 module io.omnigraph.testkit {
   requires transitive io.omnigraph.api;
   requires transitive org.junit.jupiter.api;
   requires transitive com.azure.storage.blob;
   requires jdk.httpserver;
+  requires transitive software.amazon.awssdk.services.s3;
+  requires software.amazon.awssdk.auth;
+  requires software.amazon.awssdk.regions;
 
   exports io.omnigraph.testkit.azure;
   exports io.omnigraph.testkit.fault;
+  exports io.omnigraph.testkit.s3;
 }
