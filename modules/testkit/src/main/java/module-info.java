@@ -7,6 +7,8 @@
  * <p>{@code io.omnigraph.testkit.s3}: s3proxy (in-process) for S3. The s3proxy jar cannot be a
  * module (its service file names a shaded-away Jetty class, so no automatic module descriptor can
  * be derived); it must sit on the class path, and this module drives it by reflection.
+ * <p>{@code io.omnigraph.testkit.gcs}: {@link io.omnigraph.testkit.gcs.GcsEmulator}, an in-memory
+ * GCS emulator (JSON API for google-cloud-storage, XML API for Lance's object_store).
  */
 module io.omnigraph.testkit {
   requires transitive io.omnigraph.api;
@@ -16,8 +18,13 @@ module io.omnigraph.testkit {
   requires transitive software.amazon.awssdk.services.s3;
   requires software.amazon.awssdk.auth;
   requires software.amazon.awssdk.regions;
+  requires java.logging;
+  requires java.xml;
+  requires com.fasterxml.jackson.databind;
+  requires java.net.http; // used by the kit's own tests (the GCS XML API is driven with java.net.http)
 
   exports io.omnigraph.testkit.azure;
   exports io.omnigraph.testkit.fault;
+  exports io.omnigraph.testkit.gcs;
   exports io.omnigraph.testkit.s3;
 }
