@@ -1,0 +1,77 @@
+package io.omnigraph.engine.table;
+
+import java.util.Locale;
+
+/**
+ * The one place that tells Lance failures apart. Lance's Java binding throws plain
+ * {@link RuntimeException}s (and a few {@link IllegalArgumentException}s and {@link java.io.IOException}s)
+ * distinguished only by message text; this class maps each known message to a {@link Failure}, and
+ * {@code LanceErrorsTest} pins every message, so a Lance upgrade that rewords one fails a test
+ * instead of silently changing behaviour (DECISIONS.md #5).
+ */
+public final class LanceErrors {
+  private LanceErrors() {}
+
+  /** What a Lance failure means to the engine. */
+  public enum Failure {
+    /** Another writer committed first and Lance refused to rebase ({@code Retryable commit conflict}, {@code Too many concurrent writers}). */
+    RETRYABLE_CONFLICT,
+    /** A concurrent transaction made this one impossible ({@code Incompatible transaction}). */
+    INCOMPATIBLE_CONFLICT,
+    /** The dataset or the requested version does not exist. */
+    NOT_FOUND,
+    /** A create found an existing dataset. */
+    ALREADY_EXISTS,
+    /** A merge-insert with "fail when matched" met an existing key. */
+    KEY_EXISTS,
+    /** Input Lance refused (bad filter, schema mismatch, nulls in a non-null field). */
+    INVALID_INPUT,
+    /** An object-store I/O failure reported by Lance. */
+    IO,
+    /** Anything else. */
+    OTHER
+  }
+
+  /**
+   * Classifies a throwable raised by a Lance call.
+   *
+   * @param t the failure (its message is inspected; {@code null} messages are {@link Failure#OTHER})
+   */
+  public static Failure classify(Throwable t) {
+    String m = t.getMessage();
+    if (m == null) {
+      return Failure.OTHER;
+    }
+    if (m.startsWith("Retryable commit conflict") || m.startsWith("Too many concurrent writers")
+        || m.contains("TooMuchWriteContention")) {
+      return Failure.RETRYABLE_CONFLICT;
+    }
+    if (m.startsWith("Incompatible transaction") || m.contains("CommitConflict")) {
+      return Failure.INCOMPATIBLE_CONFLICT;
+    }
+    if (m.startsWith("Dataset already exists")) {
+      return Failure.ALREADY_EXISTS;
+    }
+    if (m.contains("Merge insert failed: found matching row")) {
+      return Failure.KEY_EXISTS;
+    }
+    if ((m.startsWith("Dataset at path") && m.contains("was not found")) || m.startsWith("Version not found")
+        || m.startsWith("Ref not found") || m.startsWith("Not found:")) {
+      return Failure.NOT_FOUND;
+    }
+    if (m.startsWith("Invalid user input") || m.startsWith("Append with different schema")
+        || m.contains("contained null values even though the field is marked non-null")) {
+      return Failure.INVALID_INPUT;
+    }
+    if (m.contains("LanceError(IO)") || m.toLowerCase(Locale.ROOT).contains("object at location")) {
+      return Failure.IO;
+    }
+    return Failure.OTHER;
+  }
+
+  /** @return the message without Lance's trailing Rust source location ({@code , /path/file.rs:12:34}) */
+  public static String clean(Throwable t) {
+    String m = String.valueOf(t.getMessage());
+    return m.replaceAll(",\\s*\\S+\\.rs:\\d+:\\d+\\s*$", "");
+  }
+}

@@ -1,0 +1,36 @@
+package io.omnigraph.engine.table;
+
+import io.omnigraph.api.storage.LanceLocation;
+import java.util.List;
+import java.util.Objects;
+import org.lance.operation.Operation;
+
+/**
+ * One prepared, not yet committed Lance transaction on one table: data files may already be
+ * written (they are invisible until {@link TableStore#commitStaged} commits them; if never
+ * committed they are reclaimable orphans), the HEAD has not moved.
+ *
+ * @param tableKey the table key, for diagnostics
+ * @param location where the table lives
+ * @param readVersion the version the transaction was prepared against and must commit on
+ * @param uuid the pre-minted transaction id
+ * @param kind what kind of write this is
+ * @param rowsWritten rows the transaction inserts or replaces
+ * @param ids the ids the transaction writes (keyed writes only; empty otherwise)
+ * @param operation the Lance operation to commit
+ */
+public record StagedWrite(String tableKey, LanceLocation location, long readVersion, String uuid, Kind kind,
+    long rowsWritten, List<String> ids, Operation operation) {
+
+  /** The staged primitive that produced this write. */
+  public enum Kind { STRICT_INSERT, UPSERT, DELETE, OVERWRITE, CREATE_INDICES }
+
+  public StagedWrite {
+    Objects.requireNonNull(tableKey);
+    Objects.requireNonNull(location);
+    Objects.requireNonNull(uuid);
+    Objects.requireNonNull(kind);
+    ids = List.copyOf(ids);
+    Objects.requireNonNull(operation);
+  }
+}

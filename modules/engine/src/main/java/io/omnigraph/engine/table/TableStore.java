@@ -1,0 +1,589 @@
+package io.omnigraph.engine.table;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.ResourceLimitException;
+import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.api.storage.LanceLocation;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.ReadOptions;
+import org.lance.Transaction;
+import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+import org.lance.merge.MergeInsertParams;
+import org.lance.merge.MergeInsertResult;
+import org.lance.operation.Append;
+import org.lance.operation.Delete;
+import org.lance.operation.Operation;
+import org.lance.operation.Overwrite;
+import org.lance.operation.Update;
+
+/**
+ * The only gateway for Lance writes in the engine ({@code TableStoreGuardTest} fails the build when
+ * any other class calls a Lance write API). Writes are staged first and committed separately:
+ * {@code stage*} methods may write invisible data files but never move a dataset's HEAD;
+ * {@link #commitStaged} commits exactly one staged transaction at its read version with zero
+ * transparent retries. The manifest's compare-and-set publish is {@link #mergeRowsOnKey}.
+ *
+ * <p>Every Lance failure leaves this class as an {@link OmnigraphException} (or the internal
+ * {@link RetryableCommitConflict} signal), classified by {@link LanceErrors}.
+ *
+ * <p>Thread-safe: Lance datasets are opened per call; the allocator is thread-safe.
+ */
+public final class TableStore implements AutoCloseable {
+  /** Inclusive row limit of one keyed (strict-insert or upsert) table transaction. */
+  public static final int KEYED_WRITE_MAX_ROWS = 8192;
+  /** Inclusive Arrow-memory limit of one keyed table transaction. */
+  public static final long KEYED_WRITE_MAX_BYTES = 32L * 1024 * 1024;
+
+  private static final int ID_PROBE_CHUNK = 1024;
+  private static final String ID = "id";
+
+  private final BufferAllocator allocator;
+
+  /** Prepares Lance's native runtime ({@link LanceRuntime#prepare()}) and opens an allocator. */
+  public TableStore() {
+    LanceRuntime.prepare();
+    this.allocator = new RootAllocator();
+  }
+
+  /** @return the allocator every batch handed to this store should come from */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /**
+   * Opens the latest version of a dataset.
+   *
+   * @throws NotFoundException when there is no dataset at {@code location}
+   */
+  public TableSnapshot openLatest(LanceLocation location) {
+    return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
+        new ReadOptions.Builder().setStorageOptions(location.storageOptions()).build())));
+  }
+
+  /** @return the latest version, or empty when there is no dataset at {@code location} */
+  public Optional<TableSnapshot> openLatestIfExists(LanceLocation location) {
+    try {
+      return Optional.of(openLatest(location));
+    } catch (NotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Opens a dataset pinned at {@code version}.
+   *
+   * @throws NotFoundException when the dataset or the version does not exist
+   */
+  public TableSnapshot openAt(LanceLocation location, long version) {
+    return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
+        new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).build())));
+  }
+
+  /** @return the latest committed version of the snapshot's dataset (its live HEAD) */
+  public long latestVersion(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().latestVersion());
+  }
+
+  /** @return the number of visible rows at the pinned version */
+  public long countRows(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().countRows());
+  }
+
+  /** @return the Arrow schema of the pinned version (with field and schema metadata) */
+  public Schema schema(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().getSchema());
+  }
+
+  /**
+   * Scans the pinned version. Each batch is only valid during the callback.
+   *
+   * @param columns the columns to read, or {@code null} for all
+   * @param filter a SQL filter, or {@code null}
+   */
+  public void scan(TableSnapshot s, List<String> columns, String filter, Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder();
+    if (columns != null) {
+      b.columns(columns);
+    }
+    if (filter != null) {
+      b.filter(filter);
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  private void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
+    lance(s.location().uri(), () -> {
+      try (LanceScanner scanner = s.dataset().newScan(options); ArrowReader r = scanner.scanBatches()) {
+        while (r.loadNextBatch()) {
+          batches.accept(r.getVectorSchemaRoot());
+        }
+      } catch (OmnigraphException | RetryableCommitConflict e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new LanceCallFailure(e);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order)
+   */
+  public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
+    Set<String> found = new LinkedHashSet<>();
+    for (List<String> chunk : chunks(ids)) {
+      scan(s, List.of(ID), idFilter(chunk), root -> {
+        VarCharVector v = (VarCharVector) root.getVector(ID);
+        for (int i = 0; i < root.getRowCount(); i++) {
+          found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
+        }
+      });
+    }
+    List<String> out = new ArrayList<>();
+    for (String id : ids) {
+      if (found.contains(id)) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- creates
+
+  /**
+   * Creates a dataset as a strict read-version-0 Overwrite commit (stable row ids, v2 manifest
+   * paths, no auto-cleanup) holding {@code rows} (possibly none). A concurrent or earlier creator
+   * wins; this call then fails and never replaces it.
+   *
+   * @return the created version (1)
+   * @throws ConflictException when a dataset already exists at {@code location}
+   */
+  public long createTable(LanceLocation location, String tableKey, Schema schema, List<VectorSchemaRoot> rows) {
+    return lance(location.uri(), () -> {
+      // WriteMode.CREATE is Lance's create-if-absent: an existing dataset fails the call.
+      ArrowReader reader = ArrowBatches.reader(schema, rows, allocator);
+      try (Dataset ds = Dataset.write().allocator(allocator).reader(reader).uri(location.uri()).schema(schema)
+          .mode(WriteParams.WriteMode.CREATE).enableStableRowIds(true).storageOptions(location.storageOptions())
+          .execute()) {
+        return ds.version();
+      } catch (RuntimeException e) {
+        if (LanceErrors.classify(e) == LanceErrors.Failure.ALREADY_EXISTS) {
+          throw new ConflictException("table " + tableKey + " already exists at " + location.uri(), null, e);
+        }
+        throw e;
+      } finally {
+        closeQuietly(reader);
+      }
+    });
+  }
+
+  private static void closeQuietly(ArrowReader reader) {
+    try {
+      reader.close();
+    } catch (java.io.IOException e) {
+      // The reader only references caller-owned roots; closing it releases nothing external.
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- staged primitives
+
+  /**
+   * Stages a keyed write of {@code batch} (which must have a non-null Utf8 {@code id} column)
+   * against the pinned version. Nothing becomes visible until {@link #commitStaged}.
+   *
+   * <p>{@link KeyedWriteMode#STRICT_INSERT}: probes every id at the pinned version; duplicate ids
+   * in the batch or existing ids fail with a {@link ConflictException} whose
+   * {@link ErrorDetail.KeyConflict} lists them all. {@link KeyedWriteMode#UPSERT}: keeps the last
+   * row per id and stages one Update that deletes the existing rows and adds the new ones.
+   *
+   * @throws ResourceLimitException more than {@link #KEYED_WRITE_MAX_ROWS} rows or
+   *     {@link #KEYED_WRITE_MAX_BYTES} bytes; checked before any I/O
+   * @throws ConflictException strict insert of an existing or duplicated id
+   */
+  public StagedWrite stageKeyedWrite(TableSnapshot s, String tableKey, VectorSchemaRoot batch, KeyedWriteMode mode) {
+    checkKeyedLimits(tableKey, batch);
+    List<String> ids = ids(batch);
+    if (mode == KeyedWriteMode.STRICT_INSERT) {
+      List<String> dup = duplicates(ids);
+      if (!dup.isEmpty()) {
+        throw keyConflict(tableKey, dup, "appears more than once in the input");
+      }
+      List<String> existing = existingIds(s, ids);
+      if (!existing.isEmpty()) {
+        throw keyConflict(tableKey, existing, "already exists");
+      }
+      List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+          StagedWrite.Kind.STRICT_INSERT, ids.size(), ids, Append.builder().fragments(frags).build());
+    }
+    // Upsert: last row per id wins.
+    Map<String, Integer> lastRow = new LinkedHashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      lastRow.remove(ids.get(i));
+      lastRow.put(ids.get(i), i);
+    }
+    VectorSchemaRoot deduped = lastRow.size() == ids.size() ? null
+        : ArrowBatches.select(batch, new ArrayList<>(lastRow.values()), allocator);
+    try {
+      VectorSchemaRoot rows = deduped == null ? batch : deduped;
+      List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
+      Map<Integer, List<Integer>> toDelete = rowAddresses(s, idFilterChunks(uniqueIds));
+      Operation op = lance(s.location().uri(), () -> {
+        List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
+        if (toDelete.isEmpty()) {
+          return Append.builder().fragments(added).build();
+        }
+        DeletionPlan plan = planDeletion(s, toDelete);
+        return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
+            .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
+      });
+      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+          StagedWrite.Kind.UPSERT, uniqueIds.size(), uniqueIds, op);
+    } finally {
+      if (deduped != null) {
+        deduped.close();
+      }
+    }
+  }
+
+  /**
+   * Stages deletion of the rows matching {@code filter} at the pinned version.
+   *
+   * @return the staged delete, or empty when no row matches (nothing to commit)
+   */
+  public Optional<StagedWrite> stageDelete(TableSnapshot s, String tableKey, String filter) {
+    Map<Integer, List<Integer>> rows = rowAddresses(s, List.of(filter));
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    long count = rows.values().stream().mapToLong(List::size).sum();
+    Operation op = lance(s.location().uri(), () -> {
+      DeletionPlan plan = planDeletion(s, rows);
+      return Delete.builder().updatedFragments(plan.updated).deletedFragmentIds(plan.removed).predicate(filter).build();
+    });
+    return Optional.of(new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.DELETE, count, List.of(), op));
+  }
+
+  /**
+   * Stages replacing the whole table with {@code batches} (no size limit). Zero rows stage a valid
+   * zero-fragment Overwrite, not a truncate.
+   */
+  public StagedWrite stageOverwrite(TableSnapshot s, String tableKey, Schema schema, List<VectorSchemaRoot> batches) {
+    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), batches));
+    return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(frags).schema(schema).build());
+  }
+
+  /**
+   * Commits exactly {@code staged} on the snapshot it was staged against: read version = the
+   * staged read version, zero transparent retries. The commit must land at read version + 1 with
+   * the staged transaction id; anything else is a conflict.
+   *
+   * @return the committed version
+   * @throws RetryableCommitConflict Lance refused the commit because another writer won; nothing landed
+   * @throws ConflictException the commit landed at another version (Lance rebased it past a
+   *     concurrent commit): the table's HEAD has moved past the version the write was prepared on
+   */
+  public long commitStaged(TableSnapshot s, StagedWrite staged) {
+    if (s.version() != staged.readVersion() || !s.location().uri().equals(staged.location().uri())) {
+      throw new InternalErrorException("staged write for " + staged.tableKey() + " at version "
+          + staged.readVersion() + " committed against another snapshot (version " + s.version() + ")", null);
+    }
+    long committed = lance(s.location().uri(), () -> {
+      // Closing the transaction releases the Arrow schema an Overwrite exports to Lance.
+      try (Transaction tx = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
+              .operation(staged.operation()).build();
+          Dataset out = new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
+              .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
+        return out.version();
+      } catch (RuntimeException e) {
+        throw commitFailure(staged.tableKey(), e);
+      }
+    });
+    if (committed != staged.readVersion() + 1) {
+      throw new ConflictException("table " + staged.tableKey() + " commit landed at version " + committed
+          + " instead of " + (staged.readVersion() + 1) + ": a concurrent writer committed to the same table",
+          new ErrorDetail.ReadSetConflict("table_head:" + staged.tableKey(),
+              Long.toString(staged.readVersion() + 1), Long.toString(committed)));
+    }
+    return committed;
+  }
+
+  /**
+   * Upserts {@code rows} into the snapshot's dataset keyed on {@code keyColumn} with one Lance
+   * merge-insert (matched: update all; not matched: insert all), Lance conflict retries off and no
+   * auto-cleanup. This is the manifest publisher's compare-and-set: with the key marked as the
+   * unenforced primary key, two concurrent merges touching the same key cannot both land.
+   *
+   * @return the committed version (snapshot version + 1)
+   * @throws RetryableCommitConflict a concurrent writer touched the same keys first; nothing landed
+   */
+  public long mergeRowsOnKey(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
+    MergeInsertParams params = new MergeInsertParams(List.of(keyColumn)).withMatchedUpdateAll()
+        .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll).withConflictRetries(0).withSkipAutoCleanup(true);
+    long committed = lance(s.location().uri(), () -> {
+      ArrowReader reader = ArrowBatches.reader(rows.getSchema(), List.of(rows), allocator);
+      try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+        Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
+        MergeInsertResult result = s.dataset().mergeInsert(params, stream);
+        try (Dataset out = result.dataset()) {
+          return out.version();
+        }
+      } catch (RuntimeException e) {
+        throw commitFailure(tableKey, e);
+      }
+    });
+    if (committed != s.version() + 1) {
+      throw new ConflictException(tableKey + " merge landed at version " + committed + " instead of "
+          + (s.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
+              Long.toString(s.version() + 1), Long.toString(committed)));
+    }
+    return committed;
+  }
+
+  @Override
+  public void close() {
+    allocator.close();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private void checkKeyedLimits(String tableKey, VectorSchemaRoot batch) {
+    if (batch.getRowCount() > KEYED_WRITE_MAX_ROWS) {
+      throw resourceLimit("keyed write entities for " + tableKey, KEYED_WRITE_MAX_ROWS, batch.getRowCount());
+    }
+    long bytes = ArrowBatches.memorySize(batch);
+    if (bytes > KEYED_WRITE_MAX_BYTES) {
+      throw resourceLimit("keyed write bytes for " + tableKey, KEYED_WRITE_MAX_BYTES, bytes);
+    }
+  }
+
+  /** Builds the public resource-limit failure (also used by the loader before it builds batches). */
+  public static ResourceLimitException resourceLimit(String resource, long limit, long actual) {
+    return new ResourceLimitException("resource limit exceeded for " + resource + ": actual " + actual
+        + ", limit " + limit + "; split the input into several loads (or use overwrite for bulk replacement)",
+        new ErrorDetail.ResourceLimit(resource, limit, actual));
+  }
+
+  /** Builds the public key-conflict failure for {@code tableKey} ({@code node:T} / {@code edge:T}). */
+  public static ConflictException keyConflict(String tableKey, List<String> ids, String what) {
+    int colon = tableKey.indexOf(':');
+    String kind = colon > 0 ? tableKey.substring(0, colon) : "node";
+    String type = colon > 0 ? tableKey.substring(colon + 1) : tableKey;
+    List<String> shown = ids.size() > 10 ? ids.subList(0, 10) : ids;
+    return new ConflictException(kind + " type '" + type + "' already has this id: " + String.join(", ", shown)
+        + (ids.size() > shown.size() ? " (+" + (ids.size() - shown.size()) + " more)" : "")
+        + (what.startsWith("already") ? "" : " (" + what + ")"),
+        new ErrorDetail.KeyConflict(kind, type, ids));
+  }
+
+  private static List<String> ids(VectorSchemaRoot batch) {
+    if (!(batch.getVector(ID) instanceof VarCharVector v)) {
+      throw new InternalErrorException("keyed write batch has no Utf8 'id' column: " + batch.getSchema(), null);
+    }
+    List<String> ids = new ArrayList<>(batch.getRowCount());
+    for (int i = 0; i < batch.getRowCount(); i++) {
+      if (v.isNull(i)) {
+        throw new InvalidInputException("row " + i + " of a keyed write has a null id",
+            new ErrorDetail.Validation(null, null, ID, "null_id"));
+      }
+      ids.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return ids;
+  }
+
+  private static List<String> duplicates(List<String> ids) {
+    Set<String> seen = new java.util.HashSet<>();
+    Set<String> dup = new LinkedHashSet<>();
+    for (String id : ids) {
+      if (!seen.add(id)) {
+        dup.add(id);
+      }
+    }
+    return new ArrayList<>(dup);
+  }
+
+  private static List<List<String>> chunks(Collection<String> ids) {
+    List<List<String>> out = new ArrayList<>();
+    List<String> cur = new ArrayList<>();
+    for (String id : ids) {
+      cur.add(id);
+      if (cur.size() == ID_PROBE_CHUNK) {
+        out.add(cur);
+        cur = new ArrayList<>();
+      }
+    }
+    if (!cur.isEmpty()) {
+      out.add(cur);
+    }
+    return out;
+  }
+
+  private static List<String> idFilterChunks(List<String> ids) {
+    List<String> out = new ArrayList<>();
+    for (List<String> c : chunks(ids)) {
+      out.add(idFilter(c));
+    }
+    return out;
+  }
+
+  /** @return a SQL filter {@code id IN ('a', 'b')} with quotes escaped */
+  static String idFilter(Collection<String> ids) {
+    StringBuilder b = new StringBuilder(ID).append(" IN (");
+    boolean first = true;
+    for (String id : ids) {
+      if (!first) {
+        b.append(", ");
+      }
+      first = false;
+      b.append('\'').append(id.replace("'", "''")).append('\'');
+    }
+    return b.append(')').toString();
+  }
+
+  /** @return fragment id to row offsets of the rows matching any of {@code filters} */
+  private Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<String> filters) {
+    Map<Integer, List<Integer>> byFragment = new TreeMap<>();
+    for (String filter : filters) {
+      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter).withRowAddress(true).build();
+      scanWith(s, options, root -> {
+        UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          long a = addr.get(i);
+          byFragment.computeIfAbsent((int) (a >>> 32), k -> new ArrayList<>()).add((int) (a & 0xffffffffL));
+        }
+      });
+    }
+    return byFragment;
+  }
+
+  private record DeletionPlan(List<FragmentMetadata> updated, List<Long> removed) {}
+
+  private static DeletionPlan planDeletion(TableSnapshot s, Map<Integer, List<Integer>> rows) {
+    List<FragmentMetadata> updated = new ArrayList<>();
+    List<Long> removed = new ArrayList<>();
+    Map<Integer, Fragment> fragments = new HashMap<>();
+    for (Fragment f : s.dataset().getFragments()) {
+      fragments.put(f.getId(), f);
+    }
+    for (Map.Entry<Integer, List<Integer>> e : rows.entrySet()) {
+      Fragment f = fragments.get(e.getKey());
+      if (f == null) {
+        throw new InternalErrorException("row address names fragment " + e.getKey() + " which "
+            + s.location().uri() + " version " + s.version() + " does not have", null);
+      }
+      FragmentMetadata after = f.deleteRows(e.getValue());
+      if (after == null) {
+        removed.add((long) e.getKey());
+      } else {
+        updated.add(after);
+      }
+    }
+    return new DeletionPlan(updated, removed);
+  }
+
+  private List<FragmentMetadata> writeFragments(LanceLocation location, List<VectorSchemaRoot> batches) {
+    List<FragmentMetadata> out = new ArrayList<>();
+    for (VectorSchemaRoot b : batches) {
+      if (b.getRowCount() == 0) {
+        continue;
+      }
+      out.addAll(Fragment.write().datasetUri(location.uri()).allocator(allocator).data(b)
+          .storageOptions(location.storageOptions()).execute());
+    }
+    return out;
+  }
+
+  private static RuntimeException commitFailure(String tableKey, RuntimeException e) {
+    LanceErrors.Failure f = LanceErrors.classify(e);
+    if (f == LanceErrors.Failure.RETRYABLE_CONFLICT) {
+      return new RetryableCommitConflict(tableKey, "concurrent commit to " + tableKey + ": " + LanceErrors.clean(e), e);
+    }
+    if (f == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+      return new ConflictException("concurrent incompatible commit to " + tableKey + ": " + LanceErrors.clean(e),
+          new ErrorDetail.ReadSetConflict("table_head:" + tableKey, null, null), e);
+    }
+    return e;
+  }
+
+  /** Wraps a checked exception thrown inside a Lance call. */
+  private static final class LanceCallFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    LanceCallFailure(Exception cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** Runs one Lance call and maps its failures to the engine's typed errors. */
+  private static <T> T lance(String uri, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (OmnigraphException | RetryableCommitConflict e) {
+      throw e;
+    } catch (RuntimeException e) {
+      Throwable cause = e instanceof LanceCallFailure ? e.getCause() : e;
+      String msg = LanceErrors.clean(cause);
+      switch (LanceErrors.classify(cause)) {
+        case NOT_FOUND:
+          throw new NotFoundException("no Lance dataset (or version) at " + uri + ": " + msg, null, cause);
+        case INVALID_INPUT:
+          throw new InvalidInputException("Lance refused the input for " + uri + ": " + msg,
+              new ErrorDetail.Validation(null, null, null, "lance_input"), cause);
+        case IO:
+          throw new StorageFailureException("Lance I/O failure at " + uri + ": " + msg,
+              new ErrorDetail.Storage("LANCE_IO", uri), cause);
+        case RETRYABLE_CONFLICT:
+          throw new RetryableCommitConflict(uri, msg, cause);
+        case INCOMPATIBLE_CONFLICT:
+        case ALREADY_EXISTS:
+        case KEY_EXISTS:
+          throw new ConflictException("Lance conflict at " + uri + ": " + msg, null, cause);
+        default:
+          throw new StorageFailureException("Lance failure at " + uri + ": " + msg,
+              new ErrorDetail.Storage("LANCE", uri), cause);
+      }
+    } catch (Error e) {
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,245 @@
+package io.omnigraph.engine.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.ResourceLimitException;
+import io.omnigraph.api.storage.LanceLocation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableStoreTest {
+  static final Schema SCHEMA = new Schema(List.of(
+      new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null,
+          Map.of("lance-schema:unenforced-primary-key", "true")), null),
+      new Field("n", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+
+  @TempDir Path dir;
+  TableStore store;
+  LanceLocation loc;
+
+  @BeforeEach
+  void setUp() {
+    store = new TableStore();
+    loc = new LanceLocation(dir.resolve("t").toUri().toString(), Map.of());
+    assertThat(store.createTable(loc, "node:P", SCHEMA, List.of())).isEqualTo(1);
+  }
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  VectorSchemaRoot rows(Object... idAndN) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, store.allocator());
+    VarCharVector id = (VarCharVector) root.getVector("id");
+    BigIntVector n = (BigIntVector) root.getVector("n");
+    id.allocateNew();
+    n.allocateNew();
+    for (int i = 0; i < idAndN.length / 2; i++) {
+      id.setSafe(i, ((String) idAndN[2 * i]).getBytes(StandardCharsets.UTF_8));
+      n.setSafe(i, ((Number) idAndN[2 * i + 1]).longValue());
+    }
+    root.setRowCount(idAndN.length / 2);
+    return root;
+  }
+
+  Map<String, Long> contents(long version) {
+    Map<String, Long> out = new TreeMap<>();
+    try (TableSnapshot s = store.openAt(loc, version)) {
+      store.scan(s, null, null, r -> {
+        for (int i = 0; i < r.getRowCount(); i++) {
+          out.put(new String(((VarCharVector) r.getVector("id")).get(i), StandardCharsets.UTF_8),
+              ((BigIntVector) r.getVector("n")).get(i));
+        }
+      });
+    }
+    return out;
+  }
+
+  long latest() {
+    try (TableSnapshot s = store.openLatest(loc)) {
+      return s.version();
+    }
+  }
+
+  long commit(KeyedWriteMode mode, Object... rows) {
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows(rows)) {
+      StagedWrite w = store.stageKeyedWrite(s, "node:P", b, mode);
+      return store.commitStaged(s, w);
+    }
+  }
+
+  @Test
+  void stagingMovesNoHeadUntilCommit() {
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows("a", 1)) {
+      StagedWrite w = store.stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
+      assertThat(store.latestVersion(s)).isEqualTo(1);
+      assertThat(store.commitStaged(s, w)).isEqualTo(2);
+    }
+    assertThat(contents(2)).containsExactlyEntriesOf(Map.of("a", 1L));
+  }
+
+  @Test
+  void strictInsertOfExistingIdsIsAKeyConflictListingEveryExistingId() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
+    assertThatThrownBy(() -> commit(KeyedWriteMode.STRICT_INSERT, "c", 3, "b", 4, "a", 5))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+            new ErrorDetail.KeyConflict("node", "P", List.of("b", "a"))));
+    assertThat(contents(latest())).containsOnlyKeys("a", "b");
+  }
+
+  @Test
+  void strictInsertRejectsDuplicateIdsInTheBatch() {
+    assertThatThrownBy(() -> commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "a", 2))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.getMessage()).contains("more than once"));
+  }
+
+  @Test
+  void upsertReplacesExistingRowsAndLastRowInTheBatchWins() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
+    long v = commit(KeyedWriteMode.UPSERT, "b", 20, "c", 3, "b", 21);
+    assertThat(contents(v)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 21L, "c", 3L)));
+  }
+
+  @Test
+  void deleteStagesOnlyWhenRowsMatch() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2, "c", 3);
+    try (TableSnapshot s = store.openLatest(loc)) {
+      assertThat(store.stageDelete(s, "node:P", "n > 100")).isEmpty();
+      StagedWrite w = store.stageDelete(s, "node:P", "n >= 2").orElseThrow();
+      assertThat(w.rowsWritten()).isEqualTo(2);
+      assertThat(contents(store.commitStaged(s, w))).containsOnlyKeys("a");
+    }
+  }
+
+  @Test
+  void zeroRowOverwriteIsAValidEmptyVersion() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc)) {
+      StagedWrite w = store.stageOverwrite(s, "node:P", SCHEMA, List.of());
+      long v = store.commitStaged(s, w);
+      assertThat(contents(v)).isEmpty();
+      try (TableSnapshot after = store.openAt(loc, v)) {
+        assertThat(store.countRows(after)).isZero();
+      }
+    }
+  }
+
+  @Test
+  void overwriteReplacesEverything() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("x", 9); VectorSchemaRoot b2 = rows("y", 8)) {
+      long v = store.commitStaged(s, store.stageOverwrite(s, "node:P", SCHEMA, List.of(b1, b2)));
+      assertThat(contents(v)).containsOnlyKeys("x", "y");
+    }
+  }
+
+  @Test
+  void aRebasedCommitIsAConflictNotASuccess() {
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
+      StagedWrite first = store.stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.STRICT_INSERT);
+      StagedWrite second = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
+      store.commitStaged(s, first);
+      // Lance rebases a second Append past the first even with zero retries; commitStaged must refuse it.
+      assertThatThrownBy(() -> store.commitStaged(s, second))
+          .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+              new ErrorDetail.ReadSetConflict("table_head:node:P", "2", "3")));
+    }
+  }
+
+  @Test
+  void competingUpsertsOfTheSameRowLetExactlyOneWin() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 10); VectorSchemaRoot b2 = rows("a", 20)) {
+      StagedWrite first = store.stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.UPSERT);
+      StagedWrite second = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.UPSERT);
+      long v = store.commitStaged(s, first);
+      assertThatThrownBy(() -> store.commitStaged(s, second)).isInstanceOf(RetryableCommitConflict.class);
+      assertThat(contents(latest())).containsExactlyEntriesOf(Map.of("a", 10L));
+      assertThat(latest()).isEqualTo(v);
+    }
+  }
+
+  @Test
+  void keyedWritesAbove8192RowsAreRefusedBeforeAnyIo() {
+    List<Object> many = new ArrayList<>();
+    for (int i = 0; i < TableStore.KEYED_WRITE_MAX_ROWS + 1; i++) {
+      many.add("k" + i);
+      many.add(i);
+    }
+    assertThatThrownBy(() -> commit(KeyedWriteMode.UPSERT, many.toArray()))
+        .isInstanceOfSatisfying(ResourceLimitException.class, e -> assertThat(e.detail()).contains(
+            new ErrorDetail.ResourceLimit("keyed write entities for node:P", 8192, 8193)));
+    try (TableSnapshot s = store.openLatest(loc)) {
+      assertThat(s.version()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void exactly8192RowsAreAccepted() {
+    List<Object> many = new ArrayList<>();
+    for (int i = 0; i < TableStore.KEYED_WRITE_MAX_ROWS; i++) {
+      many.add("k" + i);
+      many.add(i);
+    }
+    assertThat(contents(commit(KeyedWriteMode.STRICT_INSERT, many.toArray()))).hasSize(8192);
+  }
+
+  @Test
+  void mergeRowsOnKeyUpserts() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows("a", 5, "z", 6)) {
+      long v = store.mergeRowsOnKey(s, "__manifest", "id", b);
+      assertThat(contents(v)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 5L, "z", 6L)));
+    }
+  }
+
+  @Test
+  void concurrentMergesOnTheSameKeyAreRetryableConflicts() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 5); VectorSchemaRoot b2 = rows("a", 6)) {
+      store.mergeRowsOnKey(s, "__manifest", "id", b1);
+      assertThatThrownBy(() -> store.mergeRowsOnKey(s, "__manifest", "id", b2)).isInstanceOf(RetryableCommitConflict.class);
+    }
+  }
+
+  @Test
+  void creatingAnExistingTableIsAConflict() {
+    assertThatThrownBy(() -> store.createTable(loc, "node:P", SCHEMA, List.of())).isInstanceOf(ConflictException.class);
+  }
+
+  @Test
+  void openingAMissingDatasetIsNotFound() {
+    LanceLocation missing = new LanceLocation(dir.resolve("nope").toUri().toString(), Map.of());
+    assertThatThrownBy(() -> store.openLatest(missing)).isInstanceOf(NotFoundException.class);
+    assertThat(store.openLatestIfExists(missing)).isEmpty();
+  }
+
+  @Test
+  void idFilterEscapesQuotes() {
+    assertThat(TableStore.idFilter(List.of("a", "o'brien"))).isEqualTo("id IN ('a', 'o''brien')");
+    commit(KeyedWriteMode.STRICT_INSERT, "o'brien", 1);
+    try (TableSnapshot s = store.openLatest(loc)) {
+      assertThat(store.existingIds(s, List.of("x", "o'brien"))).containsExactly("o'brien");
+    }
+  }
+}
