@@ -29,4 +29,18 @@ public interface StorageAdapterProvider {
    *     when credentials are refused
    */
   StorageAdapter open(URI root, Map<String, String> options) throws StorageException;
+
+  /**
+   * Opens a root whose real I/O steps first pass {@code hook} — a test seam for fault injection at
+   * the places a real failure would occur (see {@link StorageIoHook}). Only adapters that do their
+   * own I/O support it; the default refuses.
+   *
+   * @throws StorageException {@code CONFIGURATION} when this provider does not support I/O hooks,
+   *     otherwise as {@link #open(URI, Map)}
+   */
+  default StorageAdapter openWithIoHook(URI root, Map<String, String> options, StorageIoHook hook)
+      throws StorageException {
+    throw new StorageException(StorageException.Kind.CONFIGURATION, null,
+        getClass().getName() + " does not support I/O fault hooks; inject faults below its client instead");
+  }
 }

@@ -1,0 +1,122 @@
+package io.omnigraph.conformance;
+
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * The suite's check on itself at the level of a whole run: every contract group (each
+ * {@link Nested} class of {@link StorageAdapterContract}) must have run at least one test —
+ * passed, failed, or skipped with a reason. A group that ran nothing (not discovered, filtered
+ * away, or shadowed by a binding) fails the binding's container instead of passing silently.
+ *
+ * <p>To run a single group on purpose (in an IDE), set the JUnit configuration parameter
+ * {@value #ALLOW_PARTIAL} to {@code true}.
+ */
+final class ContractHarness implements TestWatcher, AfterAllCallback {
+  /** JUnit configuration parameter that turns off the "every group ran" check. */
+  static final String ALLOW_PARTIAL = "omnigraph.tck.allowPartialRun";
+
+  private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(ContractHarness.class);
+
+  /** @return the simple names of the contract groups, in declaration order */
+  static List<String> groupNames() {
+    List<String> names = new ArrayList<>();
+    for (Class<?> c : StorageAdapterContract.class.getDeclaredClasses()) {
+      if (c.isAnnotationPresent(Nested.class) && !Modifier.isStatic(c.getModifiers())) {
+        names.add(c.getSimpleName());
+      }
+    }
+    names.sort((a, b) -> Integer.compare(GROUP_ORDER.indexOf(a), GROUP_ORDER.indexOf(b)));
+    return names;
+  }
+
+  private static final List<String> GROUP_ORDER = Arrays.asList("ReadAndNotFound", "AtomicPut", "ConditionalPut",
+      "Listing", "ListingFailure", "TempFileResidue", "Delete", "ErrorMapping", "PathValidation");
+
+  @Override
+  public void testSuccessful(ExtensionContext context) {
+    count(context);
+  }
+
+  @Override
+  public void testFailed(ExtensionContext context, Throwable cause) {
+    count(context);
+  }
+
+  @Override
+  public void testAborted(ExtensionContext context, Throwable cause) {
+    count(context);
+  }
+
+  @Override
+  public void testDisabled(ExtensionContext context, Optional<String> reason) {
+    count(context);
+  }
+
+  private static void count(ExtensionContext context) {
+    Optional<String> group = groupOf(context.getRequiredTestClass());
+    if (group.isEmpty()) {
+      return;
+    }
+    ExtensionContext outer = outermostClassContext(context);
+    counters(outer).computeIfAbsent(group.get(), g -> new AtomicInteger()).incrementAndGet();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    // Runs for the binding class and, inherited, for each nested group; only the outermost checks.
+    if (!StorageAdapterContract.class.isAssignableFrom(context.getRequiredTestClass())) {
+      return;
+    }
+    if (context.getConfigurationParameter(ALLOW_PARTIAL).map(Boolean::parseBoolean).orElse(false)) {
+      return;
+    }
+    ConcurrentHashMap<String, AtomicInteger> ran = counters(context);
+    List<String> empty = new ArrayList<>();
+    for (String g : groupNames()) {
+      if (ran.getOrDefault(g, new AtomicInteger()).get() == 0) {
+        empty.add(g);
+      }
+    }
+    if (!empty.isEmpty()) {
+      throw new AssertionError("TCK harness: contract group(s) " + empty + " of " + context.getDisplayName()
+          + " ran no test; every group must run (set " + ALLOW_PARTIAL + "=true to run a subset on purpose)");
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ConcurrentHashMap<String, AtomicInteger> counters(ExtensionContext classContext) {
+    return classContext.getStore(NS).getOrComputeIfAbsent("ran", k -> new ConcurrentHashMap<String, AtomicInteger>(),
+        ConcurrentHashMap.class);
+  }
+
+  private static Optional<String> groupOf(Class<?> testClass) {
+    for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+      if (c.getEnclosingClass() == StorageAdapterContract.class) {
+        return Optional.of(c.getSimpleName());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The context of the binding class (the outermost class container above this test). */
+  private static ExtensionContext outermostClassContext(ExtensionContext context) {
+    ExtensionContext outer = context;
+    for (ExtensionContext c = context; c.getParent().isPresent(); c = c.getParent().get()) {
+      if (c.getTestClass().isPresent() && c.getTestMethod().isEmpty()
+          && StorageAdapterContract.class.isAssignableFrom(c.getRequiredTestClass())) {
+        outer = c;
+      }
+    }
+    return outer;
+  }
+}

@@ -1,0 +1,460 @@
+package io.omnigraph.adapter.fs;
+
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.api.storage.ObjectListing;
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageCapabilities;
+import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.api.storage.StorageException.Kind;
+import io.omnigraph.api.storage.StorageIoHook;
+import io.omnigraph.api.storage.StorageIoHook.Point;
+import io.omnigraph.api.storage.StoragePaths;
+import io.omnigraph.api.storage.StoredObject;
+import io.omnigraph.api.storage.WriteCondition;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A storage root that is a local directory; every object is a regular file below it.
+ *
+ * <h2>Atomic writes</h2>
+ * {@code put} writes the bytes to {@code <name>#<random digits>} in the target's directory, forces
+ * them to disk, moves the temp file into place in one atomic step, then forces the directory, so a
+ * reader sees the old whole file or the new whole file and a crash leaves at worst an invisible
+ * temp file. Temp names are skipped by {@link #list} and refused as addresses by
+ * {@link StoragePaths}, so a residue can never be read, listed or overwritten as data.
+ *
+ * <h2>Conditions</h2>
+ * <ul>
+ *   <li>{@code IfAbsent} publishes with a hard link ({@code link(2)} fails if the name exists), which
+ *       is atomic against writers in every thread and process; the file system must support hard
+ *       links, or the write fails with {@code CONFIGURATION} rather than degrade to check-then-write.</li>
+ *   <li>{@code IfMatch}, {@code Overwrite} and {@code delete} run while holding the directory's write
+ *       lock ({@link DirectoryWriteLock}: an in-JVM lock plus an {@code fcntl} lock on a lock file), so
+ *       the compare and the replace of {@code IfMatch} are one step for every other writer, in this
+ *       process or another on the same host.</li>
+ * </ul>
+ *
+ * <h2>Version token</h2>
+ * The lower-case hex SHA-256 of the object's bytes — like an S3 ETag, it names the content, not the
+ * write. Two writes of identical bytes therefore share a token; that is safe for compare-and-set:
+ * an {@code IfMatch} that succeeds replaces exactly the bytes its caller read, so no update it has
+ * not seen is lost. Being derived from the bytes, the token of a read always belongs to exactly the
+ * bytes returned with it, with no extra metadata to keep in sync.
+ *
+ * <h2>What differs from an object store, unavoidably</h2>
+ * A name cannot be an object and a directory at once: writing {@code a} while {@code a/b} exists
+ * (or {@code a/b} while object {@code a} exists) fails with {@code PERMANENT}. Names must be
+ * representable in the JVM's file-name encoding ({@code sun.jnu.encoding}; run with a UTF-8 locale),
+ * otherwise they fail with {@code INVALID_PATH}. Entries that are not regular files, and names
+ * {@link StoragePaths} would refuse, are not listed. Permission failures are {@code PERMISSION}.
+ */
+final class FsStorageAdapter implements StorageAdapter {
+  static final int DEFAULT_LIST_PAGE_SIZE = 1000;
+
+  private final Path root;
+  private final int listPageSize;
+  private final StorageIoHook hook;
+
+  FsStorageAdapter(Path root, int listPageSize, StorageIoHook hook) {
+    this.root = root;
+    this.listPageSize = listPageSize;
+    this.hook = hook;
+  }
+
+  @Override
+  public Optional<StoredObject> readIfExists(String path) throws StorageException {
+    String p = StoragePaths.validate(path);
+    Path file = resolve(p);
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      if (isNotAnObject(file)) {
+        return Optional.empty();
+      }
+      throw FsErrors.map(e, p, "read");
+    }
+    return Optional.of(new StoredObject(bytes, version(bytes)));
+  }
+
+  @Override
+  public boolean exists(String path) throws StorageException {
+    String p = StoragePaths.validate(path);
+    Path file = resolve(p);
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class).isRegularFile();
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      if (isNotAnObject(file)) {
+        return false;
+      }
+      throw FsErrors.map(e, p, "exists");
+    }
+  }
+
+  @Override
+  public String put(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+    String p = StoragePaths.validate(path);
+    java.util.Objects.requireNonNull(bytes, "bytes");
+    java.util.Objects.requireNonNull(condition, "condition");
+    Path target = resolve(p);
+    Path dir = target.getParent();
+    Path temp;
+    try {
+      hook.before(Point.PUT, p);
+      Files.createDirectories(dir);
+      temp = writeTemp(dir, target.getFileName().toString(), bytes);
+    } catch (FileAlreadyExistsException e) {
+      throw new StorageException(Kind.PERMANENT, p,
+          "a parent of this path is an object; the file adapter cannot store an object below another object", e);
+    } catch (IOException e) {
+      throw FsErrors.map(e, p, "write");
+    }
+    // Once the temp file is in place under the target's name, it must not be deleted any more:
+    // the temp name is gone (rename) or is a second link of the live object (IfAbsent).
+    boolean[] published = {false};
+    try {
+      if (condition instanceof WriteCondition.IfAbsent) {
+        publishIfAbsent(p, temp, target, published);
+      } else if (condition instanceof WriteCondition.IfMatch ifMatch) {
+        try (DirectoryWriteLock lock = DirectoryWriteLock.acquire(dir)) {
+          checkVersion(p, target, ifMatch.version());
+          replace(p, temp, target);
+          published[0] = true;
+          applied(p, dir);
+        }
+      } else if (condition instanceof WriteCondition.Overwrite) {
+        try (DirectoryWriteLock lock = DirectoryWriteLock.acquire(dir)) {
+          replace(p, temp, target);
+          published[0] = true;
+          applied(p, dir);
+        }
+      } else {
+        throw new IllegalArgumentException("unknown write condition " + condition);
+      }
+      return version(bytes);
+    } catch (IOException | RuntimeException e) {
+      StorageException failure = e instanceof IOException io ? FsErrors.map(io, p, "write") : null;
+      if (!published[0]) {
+        // The write failed before it took effect. Remove the temp file; if even that fails, the
+        // residue is invisible (never listed, never addressable) and the caller sees both errors.
+        try {
+          Files.deleteIfExists(temp);
+        } catch (IOException cleanup) {
+          e.addSuppressed(cleanup);
+          if (failure != null) {
+            failure.addSuppressed(cleanup);
+          }
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** Links the temp file into place (fails if the name exists), then removes the temp name. */
+  private void publishIfAbsent(String p, Path temp, Path target, boolean[] published) throws IOException {
+    try {
+      Files.createLink(target, temp);
+      published[0] = true;
+    } catch (FileAlreadyExistsException e) {
+      throw StorageException.preconditionFailed(p, "IfAbsent: an object already exists", e);
+    } catch (UnsupportedOperationException e) {
+      throw new StorageException(Kind.CONFIGURATION, p,
+          "the file system does not support hard links, which IfAbsent needs to be atomic", e);
+    } catch (IOException e) {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new StorageException(Kind.PERMANENT, p,
+            "a directory of this name exists; the file adapter cannot store an object and a prefix under one name", e);
+      }
+      throw e;
+    }
+    // The object is now visible. Everything below only tidies up; a failure means the write
+    // happened but could not be confirmed durable.
+    try {
+      Files.delete(temp);
+      applied(p, target.getParent());
+    } catch (IOException e) {
+      throw outcomeUnknown(p, e);
+    }
+  }
+
+  private void replace(String p, Path temp, Path target) throws IOException {
+    try {
+      // On POSIX, ATOMIC_MOVE is rename(2), which replaces an existing file atomically.
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new StorageException(Kind.PERMANENT, p,
+            "a directory of this name exists; the file adapter cannot store an object and a prefix under one name", e);
+      }
+      throw e;
+    }
+  }
+
+  /** The new object is visible; report it to the hook and make the rename durable. */
+  private void applied(String p, Path dir) throws StorageException {
+    try {
+      hook.before(Point.PUT_APPLIED, p);
+      forceDirectory(dir);
+    } catch (IOException e) {
+      throw outcomeUnknown(p, e);
+    }
+  }
+
+  private static StorageException outcomeUnknown(String p, IOException e) {
+    return new StorageException(Kind.OUTCOME_UNKNOWN, p,
+        "the new object is in place but could not be confirmed durable: " + e, e);
+  }
+
+  private void checkVersion(String p, Path target, String expected) throws IOException {
+    byte[] current;
+    try {
+      current = Files.readAllBytes(target);
+    } catch (NoSuchFileException e) {
+      throw StorageException.preconditionFailed(p, "IfMatch: no object exists", e);
+    } catch (IOException e) {
+      if (isNotAnObject(target)) {
+        throw StorageException.preconditionFailed(p, "IfMatch: no object exists", e);
+      }
+      throw e;
+    }
+    if (!version(current).equals(expected)) {
+      throw StorageException.preconditionFailed(p, "IfMatch: the object has another version", null);
+    }
+  }
+
+  private static Path writeTemp(Path dir, String name, byte[] bytes) throws IOException {
+    while (true) {
+      // 18 random digits, never starting with 0: never equal to the lock file's "#0".
+      Path temp = dir.resolve(name + "#" + ThreadLocalRandom.current().nextLong(100_000_000_000_000_000L,
+          1_000_000_000_000_000_000L));
+      FileChannel ch;
+      try {
+        ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      } catch (FileAlreadyExistsException e) {
+        continue; // another writer drew the same digits; draw again
+      }
+      try (ch) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      } catch (IOException e) {
+        try {
+          Files.deleteIfExists(temp);
+        } catch (IOException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
+      return temp;
+    }
+  }
+
+  @Override
+  public void delete(String path) throws StorageException {
+    String p = StoragePaths.validate(path);
+    Path file = resolve(p);
+    Path dir = file.getParent();
+    try {
+      hook.before(Point.DELETE, p);
+      if (!Files.isDirectory(dir)) {
+        return; // no directory, so no object: deleting a missing object succeeds
+      }
+      try (DirectoryWriteLock lock = DirectoryWriteLock.acquire(dir)) {
+        BasicFileAttributes attrs;
+        try {
+          attrs = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+          return;
+        }
+        if (attrs.isDirectory()) {
+          return; // a directory is a prefix, not an object
+        }
+        Files.deleteIfExists(file);
+        forceDirectory(dir);
+      }
+    } catch (NoSuchFileException e) {
+      return; // the directory vanished while we looked (a concurrent deletePrefix): nothing to delete
+    } catch (IOException e) {
+      throw FsErrors.map(e, p, "delete");
+    }
+  }
+
+  @Override
+  public ObjectListing list(String dir) throws StorageException {
+    String d = StoragePaths.validateDirectory(dir);
+    Path directory = d.isEmpty() ? root : resolve(d);
+    List<String> names = new ArrayList<>();
+    try {
+      hook.before(Point.LIST_PAGE, d);
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+        for (Path child : stream) {
+          String name = child.getFileName().toString();
+          if (StoragePaths.isTempName(name) || !addressable(StoragePaths.join(d, name))) {
+            continue;
+          }
+          names.add(name);
+        }
+      }
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      // a missing directory lists as empty; so does a path that is an object or lies below one
+      return ObjectListing.of(List.of());
+    } catch (IOException e) {
+      throw FsErrors.map(e, d, "list");
+    }
+    names.sort(StoragePaths.UTF8_ORDER);
+    FsListing listing = new FsListing(d, directory, names, listPageSize, hook);
+    listing.fetchFirstPage();
+    return listing;
+  }
+
+  private static boolean addressable(String path) {
+    try {
+      StoragePaths.validate(path);
+      return true;
+    } catch (StorageException e) {
+      return false; // a file some other program created under a name no adapter may address
+    }
+  }
+
+  @Override
+  public void deletePrefix(String prefix) throws StorageException {
+    String d = StoragePaths.validateDirectory(prefix);
+    Path start = d.isEmpty() ? root : resolve(d);
+    if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
+      return; // nothing below a missing prefix (or below an object of that name)
+    }
+    try {
+      Files.walkFileTree(start, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          hook.before(Point.DELETE, relative(file));
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path directory, IOException failure) throws IOException {
+          if (failure != null) {
+            throw failure;
+          }
+          if (!directory.equals(root)) {
+            Files.deleteIfExists(directory);
+          }
+          return FileVisitResult.CONTINUE;
+        }
+      });
+      forceDirectory(start.equals(root) ? root : start.getParent());
+    } catch (NoSuchFileException e) {
+      // a concurrent deletePrefix removed part of the tree first: that part is gone, as asked
+      if (Files.exists(start, LinkOption.NOFOLLOW_LINKS)) {
+        throw FsErrors.map(e, d, "deletePrefix");
+      }
+    } catch (IOException e) {
+      throw FsErrors.map(e, d, "deletePrefix");
+    }
+  }
+
+  @Override
+  public StorageCapabilities capabilities() {
+    return new StorageCapabilities("file", true, listPageSize);
+  }
+
+  @Override
+  public LanceLocation lanceLocation(String path) throws StorageException {
+    String p = StoragePaths.validate(path);
+    String uri = resolve(p).toUri().toString();
+    if (uri.endsWith("/")) {
+      uri = uri.substring(0, uri.length() - 1); // Path.toUri marks existing directories with a slash
+    }
+    return new LanceLocation(uri, java.util.Map.of());
+  }
+
+  @Override
+  public void close() {
+    // Nothing to release: every operation opens and closes its own files.
+  }
+
+  @Override
+  public String toString() {
+    return "FsStorageAdapter[" + root + "]";
+  }
+
+  Path resolve(String validated) throws StorageException {
+    Path p;
+    try {
+      p = root.resolve(validated).normalize();
+    } catch (InvalidPathException e) {
+      throw new StorageException(Kind.INVALID_PATH, validated,
+          "not representable as a local file name (sun.jnu.encoding=" + System.getProperty("sun.jnu.encoding")
+              + "; run the JVM with a UTF-8 locale): " + e.getMessage(), e);
+    }
+    if (!p.startsWith(root) || p.equals(root)) {
+      throw new StorageException(Kind.INVALID_PATH, validated, "path escapes the storage root");
+    }
+    return p;
+  }
+
+  String relative(Path file) {
+    return root.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+  }
+
+  /**
+   * Whether a failed access to {@code file} just means "there is no object here": the path is a
+   * directory, or one of its parents below the root is a regular file (so it cannot have children).
+   */
+  private boolean isNotAnObject(Path file) {
+    if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    for (Path q = file.getParent(); q != null && q.startsWith(root) && !q.equals(root); q = q.getParent()) {
+      if (Files.isRegularFile(q, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static void forceDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+
+  static String version(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform must provide SHA-256", e);
+    }
+  }
+}
