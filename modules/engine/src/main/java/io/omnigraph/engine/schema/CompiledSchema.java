@@ -1,0 +1,80 @@
+package io.omnigraph.engine.schema;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A schema ready for the engine: the {@link Catalog}, its identity-bearing {@link SchemaIr}, the
+ * source text, and one {@link TableSpec} (path + Arrow schema) per node and edge type.
+ */
+public final class CompiledSchema {
+  private final String source;
+  private final Catalog catalog;
+  private final SchemaIr ir;
+  private final Map<String, TableSpec> tables = new LinkedHashMap<>();
+
+  CompiledSchema(String source, Catalog catalog, SchemaIr ir) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.ir = Objects.requireNonNull(ir, "ir");
+    for (NodeType n : catalog.nodes()) {
+      SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.NODE, n.name()).orElseThrow();
+      tables.put(n.tableKey(), new TableSpec(
+          SchemaIr.DeclKind.NODE, n.name(), n.tableKey(), id.typeId(), id.tableIncarnationId(), ArrowSchemas.nodeSchema(n, id)));
+    }
+    for (EdgeType e : catalog.edges()) {
+      SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.EDGE, e.name()).orElseThrow();
+      tables.put(e.tableKey(), new TableSpec(
+          SchemaIr.DeclKind.EDGE, e.name(), e.tableKey(), id.typeId(), id.tableIncarnationId(), ArrowSchemas.edgeSchema(e, id)));
+    }
+  }
+
+  /** @return the {@code .pg} source this was compiled from (written to {@code _schema.pg}) */
+  public String source() {
+    return source;
+  }
+
+  /** @return the catalog */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** @return the identity-bearing IR (written to {@code _schema.ir.json}) */
+  public SchemaIr ir() {
+    return ir;
+  }
+
+  /** @return all tables: node tables in source order, then edge tables */
+  public List<TableSpec> tables() {
+    return new ArrayList<>(tables.values());
+  }
+
+  /**
+   * @param tableKey {@code node:<Type>} or {@code edge:<Type>}
+   * @return the table
+   */
+  public Optional<TableSpec> table(String tableKey) {
+    return Optional.ofNullable(tables.get(tableKey));
+  }
+
+  /**
+   * The key members of a keyed node type ordered by stable property id (declaration order at
+   * creation; renames do not reorder) — the order used to derive composite ids.
+   *
+   * @param node a node type of this schema
+   * @return key member names, empty if the type is unkeyed
+   */
+  public List<String> keyOrder(NodeType node) {
+    Optional<Constraint.Key> key = node.key();
+    if (key.isEmpty()) {
+      return List.of();
+    }
+    SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.NODE, node.name()).orElseThrow();
+    return key.get().fields().stream().sorted(Comparator.comparingLong(id::propertyId)).toList();
+  }
+}
