@@ -1,0 +1,177 @@
+package io.omnigraph.engine.manifest;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.engine.table.RetryableCommitConflict;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Publishes table versions and one graph commit with a compare-and-set on {@code __manifest}
+ * (engine.md section 2): each attempt opens the latest manifest, re-checks the storage stamp, the
+ * expected graph head and every expected table version against that scan, then writes all rows in
+ * ONE Lance merge-insert keyed on {@code object_id} with Lance's own retries off. A lost race
+ * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next
+ * attempt rescans; a changed expectation is terminal and never re-parented.
+ *
+ * <p>Only the main branch exists in this release; the branch-identity check of the reference
+ * implementation has nothing to compare yet, and is the place a branch check would go.
+ */
+public final class ManifestPublisher {
+  /** Retries after the first attempt (six attempts in all). */
+  public static final int RETRY_BUDGET = 5;
+
+  private final TableStore tables;
+  private final ManifestStore manifest;
+  /** Failpoint seam: runs after an attempt's scan and checks, right before its merge. Tests use it to race. */
+  volatile Runnable beforeMerge = () -> { };
+
+  public ManifestPublisher(TableStore tables, ManifestStore manifest) {
+    this.tables = Objects.requireNonNull(tables);
+    this.manifest = Objects.requireNonNull(manifest);
+  }
+
+  /**
+   * A new published version of a table.
+   *
+   * @param identity the table
+   * @param tableKey its key (must match its registration)
+   * @param version the committed Lance version to publish
+   * @param rowCount the table's row count at that version
+   * @param tableUri the table's Lance URI (recorded in the version metadata)
+   */
+  public record TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri) {}
+
+  /**
+   * The commit to record.
+   *
+   * @param commitId pre-minted, stable across retries
+   * @param actorId who, or {@code null}
+   * @param message commit message, or {@code null}
+   * @param createdAtMicros when
+   */
+  public record LineageIntent(String commitId, String actorId, String message, long createdAtMicros) {}
+
+  /**
+   * One publish.
+   *
+   * @param updates new table versions
+   * @param expectedVersions per table key, the published version the write was prepared against
+   * @param expectedHead the main head the write was prepared against (empty: any head is fine)
+   * @param lineage the commit to record
+   */
+  public record PublishRequest(List<TableUpdate> updates, Map<String, Long> expectedVersions,
+      Optional<String> expectedHead, LineageIntent lineage) {
+    public PublishRequest {
+      updates = List.copyOf(updates);
+      expectedVersions = Map.copyOf(expectedVersions);
+      Objects.requireNonNull(expectedHead);
+      Objects.requireNonNull(lineage);
+    }
+  }
+
+  /**
+   * Publishes {@code request}.
+   *
+   * @return the state after the publish, folded in memory (no re-scan)
+   * @throws ConflictException a changed head ({@link ErrorDetail.ReadSetConflict}), a moved table
+   *     version ({@link ErrorDetail.PublishedVersionConflict}), or the retry budget exhausted
+   */
+  public ManifestState publish(PublishRequest request) {
+    RetryableCommitConflict last = null;
+    for (int attempt = 0; attempt <= RETRY_BUDGET; attempt++) {
+      try (TableSnapshot snapshot = manifest.openLatest()) {
+        ManifestState state = manifest.read(snapshot);
+        check(request, state);
+        List<ManifestRow> rows = new ArrayList<>();
+        Map<String, Long> pins = new TreeMap<>();
+        state.tables().forEach((k, t) -> pins.put(k, t.version()));
+        for (TableUpdate u : request.updates()) {
+          TableEntry current = state.table(u.tableKey()).orElseThrow(() -> new ConflictException(
+              "table " + u.tableKey() + " is not registered in the manifest",
+              new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
+          if (!current.identity().equals(u.identity())) {
+            throw new ConflictException("table " + u.tableKey() + " is now bound to " + current.identity(),
+                new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(),
+                    current.tableKey() + "@" + current.path()));
+          }
+          rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
+              ManifestStore.versionMetadata(u.tableUri(), u.version())));
+          pins.put(u.tableKey(), u.version());
+        }
+        String parent = state.head().map(GraphCommit::commitId).orElse(null);
+        LineageIntent l = request.lineage();
+        GraphCommit commit = new GraphCommit(l.commitId(), null, snapshot.version() + 1, parent, null, l.actorId(),
+            l.message(), l.createdAtMicros(), pins);
+        rows.add(ManifestStore.commitRow(commit));
+        rows.add(ManifestStore.headRow(null, l.commitId(), parent));
+        // Validate the folded result before writing, so an invalid batch never advances the manifest.
+        List<ManifestRow> folded = new ArrayList<>(foldBase(state));
+        folded.addAll(rows);
+        ManifestStore.assemble(snapshot.version() + 1, folded);
+        beforeMerge.run();
+        long version;
+        try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
+            snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
+          version = tables.mergeRowsOnKey(snapshot, ManifestStore.PATH, "object_id", root);
+        }
+        List<GraphCommit> commits = new ArrayList<>(state.commits());
+        commits.add(commit);
+        Map<String, TableEntry> published = new TreeMap<>(state.tables());
+        for (TableUpdate u : request.updates()) {
+          TableEntry old = published.get(u.tableKey());
+          published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(), null,
+              u.rowCount()));
+        }
+        Map<String, String> heads = new TreeMap<>(state.graphHeads());
+        heads.put("main", l.commitId());
+        return new ManifestState(version, published, heads, commits);
+      } catch (RetryableCommitConflict e) {
+        last = e;
+      }
+    }
+    throw new ConflictException("manifest publish exhausted " + RETRY_BUDGET + " retries against concurrent writers",
+        null, last);
+  }
+
+  private static void check(PublishRequest request, ManifestState state) {
+    if (request.expectedHead().isPresent()) {
+      String actual = state.graphHeads().get("main");
+      String expected = request.expectedHead().get();
+      if (!expected.equals(actual)) {
+        throw new ConflictException("graph head of main moved from " + expected + " to " + actual
+            + " while this write was prepared", new ErrorDetail.ReadSetConflict("graph_head:main", expected, actual));
+      }
+    }
+    for (Map.Entry<String, Long> e : request.expectedVersions().entrySet()) {
+      long actual = state.table(e.getKey()).map(TableEntry::version).orElse(0L);
+      if (actual != e.getValue()) {
+        String key = e.getKey();
+        int colon = key.indexOf(':');
+        throw new ConflictException("table " + key + " is published at version " + actual + ", expected "
+            + e.getValue() + ": a concurrent writer published first",
+            new ErrorDetail.PublishedVersionConflict(key.substring(0, colon), key.substring(colon + 1),
+                e.getValue(), actual));
+      }
+    }
+  }
+
+  /** The rows needed to re-assemble {@code state}: registrations and current versions. */
+  private static List<ManifestRow> foldBase(ManifestState state) {
+    List<ManifestRow> rows = new ArrayList<>();
+    for (TableEntry t : state.tables().values()) {
+      rows.add(ManifestRow.table(t.identity(), t.tableKey()));
+      rows.add(new ManifestRow(String.format("table_version:%s:%020d", t.identity(), t.version()),
+          ManifestRow.TABLE_VERSION, null, "{}", t.tableKey(), t.identity().stableTableId(),
+          t.identity().incarnationId(), t.version(), t.branch(), t.rowCount()));
+    }
+    return rows;
+  }
+}

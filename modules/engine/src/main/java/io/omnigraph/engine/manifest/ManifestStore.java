@@ -1,0 +1,283 @@
+package io.omnigraph.engine.manifest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.UnsupportedStorageVersionException;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Reads and creates the {@code __manifest} dataset: the graph catalog (table registrations and
+ * published versions) and the commit lineage, stamped with the internal storage version.
+ */
+public final class ManifestStore {
+  /** The manifest dataset's path under the graph root. */
+  public static final String PATH = "__manifest";
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TableStore tables;
+  private final LanceLocation location;
+
+  /**
+   * @param tables the table gateway
+   * @param location where the manifest dataset lives ({@code adapter.lanceLocation("__manifest")})
+   */
+  public ManifestStore(TableStore tables, LanceLocation location) {
+    this.tables = Objects.requireNonNull(tables);
+    this.location = Objects.requireNonNull(location);
+  }
+
+  /** @return the manifest dataset's location */
+  public LanceLocation location() {
+    return location;
+  }
+
+  /** A table created at init, registered and published in the genesis commit. */
+  public record GenesisTable(TableIdentity identity, String tableKey, long version, String tableUri) {}
+
+  /**
+   * Creates the manifest in one Lance create commit (manifest version 1): a registration and a
+   * version row per table, the genesis commit and {@code graph_head:main}, and the storage stamp in
+   * the schema metadata, so there is no "manifest exists but unstamped" window.
+   *
+   * @throws io.omnigraph.api.ConflictException when a manifest already exists
+   */
+  public ManifestState createGenesis(List<GenesisTable> genesisTables, String commitId, long createdAtMicros) {
+    writeGenesis(genesisTables, commitId, createdAtMicros, Integer.toString(ManifestCodec.STAMP));
+    // Read back through the stamp guard: proves the stamp landed in the same commit.
+    try (TableSnapshot s = openLatest()) {
+      return read(s);
+    }
+  }
+
+  /** Writes a genesis manifest with an explicit stamp; tests use it to forge old or future graphs. */
+  void writeGenesis(List<GenesisTable> genesisTables, String commitId, long createdAtMicros, String stamp) {
+    List<ManifestRow> rows = new ArrayList<>();
+    Map<String, Long> pins = new TreeMap<>();
+    for (GenesisTable t : genesisTables) {
+      rows.add(ManifestRow.table(t.identity(), t.tableKey()));
+      rows.add(ManifestRow.tableVersion(t.identity(), t.tableKey(), t.version(), 0,
+          versionMetadata(t.tableUri(), t.version())));
+      pins.put(t.tableKey(), t.version());
+    }
+    GraphCommit genesis = new GraphCommit(commitId, null, 1, null, null, null, null, createdAtMicros, pins);
+    rows.add(commitRow(genesis));
+    rows.add(headRow(null, commitId, null));
+    try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(), stamp)) {
+      tables.createTable(location, PATH, root.getSchema(), List.of(root));
+    }
+  }
+
+  /**
+   * Opens the latest manifest version after checking its storage stamp.
+   *
+   * @throws NotFoundException when there is no manifest (no graph at this root)
+   * @throws UnsupportedStorageVersionException when the stamp is not {@value ManifestCodec#STAMP}
+   */
+  public TableSnapshot openLatest() {
+    TableSnapshot s;
+    try {
+      s = tables.openLatest(location);
+    } catch (NotFoundException e) {
+      throw new NotFoundException("no graph manifest at " + location.uri(), null, e);
+    }
+    try {
+      guardStamp(s.schemaMetadata());
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  /** Refuses any storage stamp other than the current one; the message says how to move on. */
+  static void guardStamp(Map<String, String> schemaMetadata) {
+    String raw = schemaMetadata.get(ManifestCodec.STAMP_KEY);
+    int expected = ManifestCodec.STAMP;
+    ErrorDetail.UnsupportedStamp detail = new ErrorDetail.UnsupportedStamp(raw, expected);
+    if (raw == null) {
+      throw new UnsupportedStorageVersionException("graph manifest has no internal storage version stamp ("
+          + ManifestCodec.STAMP_KEY + "); expected " + expected
+          + ": the graph is from an interrupted init or is corrupted", detail);
+    }
+    int found;
+    try {
+      found = Integer.parseInt(raw.trim());
+    } catch (NumberFormatException e) {
+      throw new UnsupportedStorageVersionException("graph manifest has an unparseable internal storage version '"
+          + raw + "'; expected " + expected, detail);
+    }
+    if (found < expected) {
+      throw new UnsupportedStorageVersionException("graph uses internal storage version " + found
+          + ", this release serves only version " + expected
+          + "; rebuild it: export it with the release that wrote it, then init a new graph and load the export", detail);
+    }
+    if (found > expected) {
+      throw new UnsupportedStorageVersionException("graph uses internal storage version " + found
+          + ", newer than this release's version " + expected + "; upgrade omnigraph to open it", detail);
+    }
+  }
+
+  /**
+   * Scans one manifest version and assembles its visible state (engine.md section 1.6).
+   *
+   * @throws InternalErrorException when the rows violate an invariant (a corrupted manifest)
+   */
+  public ManifestState read(TableSnapshot manifest) {
+    List<ManifestRow> rows = new ArrayList<>();
+    tables.scan(manifest, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
+    return assemble(manifest.version(), rows);
+  }
+
+  static ManifestState assemble(long manifestVersion, List<ManifestRow> rows) {
+    Map<TableIdentity, ManifestRow> registrations = new HashMap<>();
+    Map<TableIdentity, ManifestRow> latest = new HashMap<>();
+    Map<TableIdentity, Long> tombstones = new HashMap<>();
+    Map<String, String> heads = new TreeMap<>();
+    List<GraphCommit> commits = new ArrayList<>();
+    for (ManifestRow r : rows) {
+      switch (r.objectType()) {
+        case ManifestRow.TABLE -> {
+          TableIdentity id = r.identity();
+          requireCanonical(r, "table:" + id);
+          if (!id.canonicalPath(r.tableKey()).equals(r.location())) {
+            throw corrupt("registration " + r.objectId() + " has non-canonical location " + r.location());
+          }
+          ManifestRow prev = registrations.put(id, r);
+          if (prev != null) {
+            throw corrupt("two registrations for " + id);
+          }
+        }
+        case ManifestRow.TABLE_VERSION -> {
+          TableIdentity id = r.identity();
+          requireCanonical(r, String.format("table_version:%s:%020d", id, r.tableVersion()));
+          latest.merge(id, r, (a, b) -> a.tableVersion() >= b.tableVersion() ? a : b);
+        }
+        case ManifestRow.TABLE_TOMBSTONE -> tombstones.merge(r.identity(), r.tableVersion(), Math::max);
+        case ManifestRow.GRAPH_COMMIT -> commits.add(decodeCommit(r));
+        case ManifestRow.GRAPH_HEAD -> {
+          JsonNode m = json(r);
+          heads.put(r.objectId().substring("graph_head:".length()), text(m, "head_commit_id"));
+        }
+        default -> {
+          // Unknown object types are skipped: forward compatibility (engine.md 1.3).
+        }
+      }
+    }
+    Map<String, TableEntry> tablesByKey = new TreeMap<>();
+    for (Map.Entry<TableIdentity, ManifestRow> e : latest.entrySet()) {
+      ManifestRow v = e.getValue();
+      Long tomb = tombstones.get(e.getKey());
+      if (tomb != null && tomb >= v.tableVersion()) {
+        continue;
+      }
+      ManifestRow reg = registrations.get(e.getKey());
+      if (reg == null) {
+        throw corrupt("table version row without registration for " + e.getKey());
+      }
+      TableEntry entry = new TableEntry(e.getKey(), reg.tableKey(), reg.location(), v.tableVersion(), v.tableBranch(),
+          v.rowCount() == null ? 0 : v.rowCount());
+      if (tablesByKey.put(reg.tableKey(), entry) != null) {
+        throw corrupt("two live tables share the key " + reg.tableKey());
+      }
+    }
+    commits.sort(GraphCommit::lineageOrder);
+    return new ManifestState(manifestVersion, tablesByKey, heads, commits);
+  }
+
+  private static void requireCanonical(ManifestRow r, String expected) {
+    if (!r.objectId().equals(expected)) {
+      throw corrupt("manifest row " + r.objectId() + " should be " + expected);
+    }
+  }
+
+  private static InternalErrorException corrupt(String what) {
+    return new InternalErrorException("corrupted graph manifest: " + what, null);
+  }
+
+  private static JsonNode json(ManifestRow r) {
+    if (r.metadata() == null) {
+      throw corrupt(r.objectId() + " has no metadata");
+    }
+    try {
+      return JSON.readTree(r.metadata());
+    } catch (JsonProcessingException e) {
+      throw new InternalErrorException("corrupted graph manifest: " + r.objectId() + " metadata is not JSON", null, e);
+    }
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static GraphCommit decodeCommit(ManifestRow r) {
+    JsonNode m = json(r);
+    Map<String, Long> pins = new TreeMap<>();
+    JsonNode tv = m.get("table_versions");
+    if (tv != null && tv.isObject()) {
+      tv.fields().forEachRemaining(e -> pins.put(e.getKey(), e.getValue().asLong()));
+    }
+    return new GraphCommit(r.objectId(), r.tableBranch(), r.tableVersion() == null ? 0 : r.tableVersion(),
+        text(m, "parent_commit_id"), text(m, "merged_parent_commit_id"), text(m, "actor_id"), text(m, "message"),
+        m.path("created_at").asLong(), pins);
+  }
+
+  static ManifestRow commitRow(GraphCommit c) {
+    ObjectNode m = JSON.createObjectNode();
+    if (c.parentCommitId() != null) {
+      m.put("parent_commit_id", c.parentCommitId());
+    }
+    if (c.mergedParentCommitId() != null) {
+      m.put("merged_parent_commit_id", c.mergedParentCommitId());
+    }
+    if (c.actorId() != null) {
+      m.put("actor_id", c.actorId());
+    }
+    m.put("created_at", c.createdAtMicros());
+    if (c.message() != null) {
+      m.put("message", c.message());
+    }
+    ObjectNode pins = m.putObject("table_versions");
+    new TreeMap<>(c.tableVersions()).forEach(pins::put);
+    return new ManifestRow(c.commitId(), ManifestRow.GRAPH_COMMIT, null, m.toString(), "", null, null,
+        c.manifestVersion(), c.branch(), null);
+  }
+
+  static ManifestRow headRow(String branch, String headCommitId, String parentCommitId) {
+    ObjectNode m = JSON.createObjectNode();
+    m.put("head_commit_id", headCommitId);
+    if (parentCommitId != null) {
+      m.put("parent_commit_id", parentCommitId);
+    }
+    return new ManifestRow("graph_head:" + (branch == null ? "main" : branch), ManifestRow.GRAPH_HEAD, null,
+        m.toString(), "", null, null, null, null, null);
+  }
+
+  /** The table_version metadata: where Lance keeps that version's manifest (V2 naming). */
+  static String versionMetadata(String tableUri, long version) {
+    ObjectNode m = JSON.createObjectNode();
+    // V2 naming: _versions/<u64::MAX - version, 20 digits>.manifest
+    String inverted = Long.toUnsignedString(-1L - version);
+    m.put("manifest_path", tableUri + "/_versions/" + "0".repeat(Math.max(0, 20 - inverted.length())) + inverted
+        + ".manifest");
+    m.putNull("manifest_size");
+    m.putNull("e_tag");
+    m.put("naming_scheme", "V2");
+    return m.toString();
+  }
+}

@@ -1,0 +1,187 @@
+package io.omnigraph.engine.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.UnsupportedStorageVersionException;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.manifest.ManifestPublisher.LineageIntent;
+import io.omnigraph.engine.manifest.ManifestPublisher.PublishRequest;
+import io.omnigraph.engine.manifest.ManifestPublisher.TableUpdate;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ManifestPublisherTest {
+  static final TableIdentity PERSON = new TableIdentity(1, 2);
+  static final TableIdentity KNOWS = new TableIdentity(3, 4);
+
+  @TempDir Path dir;
+  TableStore tables;
+  ManifestStore store;
+
+  @BeforeEach
+  void setUp() {
+    tables = new TableStore();
+    store = new ManifestStore(tables, new LanceLocation(dir.resolve("__manifest").toUri().toString(), Map.of()));
+  }
+
+  @AfterEach
+  void tearDown() {
+    tables.close();
+  }
+
+  ManifestState genesis() {
+    return store.createGenesis(List.of(
+        new ManifestStore.GenesisTable(PERSON, "node:Person", 1, "file:///x/nodes/p"),
+        new ManifestStore.GenesisTable(KNOWS, "edge:Knows", 1, "file:///x/edges/k")), "GENESIS", 10);
+  }
+
+  ManifestState read() {
+    try (TableSnapshot s = store.openLatest()) {
+      return store.read(s);
+    }
+  }
+
+  static PublishRequest personTo(long from, long to, Optional<String> head, String commit) {
+    return new PublishRequest(List.of(new TableUpdate(PERSON, "node:Person", to, 7, "file:///x/nodes/p")),
+        Map.of("node:Person", from), head, new LineageIntent(commit, "alice", "load people", 20));
+  }
+
+  @Test
+  void genesisRegistersEveryTableAndTheGenesisCommitAtManifestVersion1() {
+    ManifestState s = genesis();
+    assertThat(s.manifestVersion()).isEqualTo(1);
+    assertThat(s.tables()).containsOnlyKeys("edge:Knows", "node:Person");
+    assertThat(s.tables().get("node:Person").path()).isEqualTo("nodes/0000000000000001-0000000000000002");
+    assertThat(s.graphHeads()).containsExactlyEntriesOf(Map.of("main", "GENESIS"));
+    assertThat(s.head().orElseThrow().parentCommitId()).isNull();
+    assertThat(read()).isEqualTo(s);
+  }
+
+  @Test
+  void publishRecordsOneCommitWithParentActorMessageAndPins() {
+    genesis();
+    ManifestState after = new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+    assertThat(after.manifestVersion()).isEqualTo(2);
+    ManifestState reread = read();
+    assertThat(reread).isEqualTo(after);
+    GraphCommit c = reread.head().orElseThrow();
+    assertThat(c.commitId()).isEqualTo("C1");
+    assertThat(c.parentCommitId()).isEqualTo("GENESIS");
+    assertThat(c.actorId()).isEqualTo("alice");
+    assertThat(c.message()).isEqualTo("load people");
+    assertThat(c.manifestVersion()).isEqualTo(2);
+    assertThat(c.tableVersions()).containsExactlyInAnyOrderEntriesOf(Map.of("node:Person", 2L, "edge:Knows", 1L));
+    assertThat(reread.table("node:Person").orElseThrow().version()).isEqualTo(2);
+    assertThat(reread.table("node:Person").orElseThrow().rowCount()).isEqualTo(7);
+  }
+
+  @Test
+  void aMovedTableVersionIsAPublishedVersionConflict() {
+    genesis();
+    new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.empty(), "C1"));
+    assertThatThrownBy(() -> new ManifestPublisher(tables, store).publish(personTo(1, 3, Optional.empty(), "C2")))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+            new ErrorDetail.PublishedVersionConflict("node", "Person", 1, 2)));
+    assertThat(read().manifestVersion()).isEqualTo(2);
+  }
+
+  @Test
+  void aMovedHeadIsAReadSetConflict() {
+    genesis();
+    new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+    assertThatThrownBy(() -> new ManifestPublisher(tables, store).publish(
+        new PublishRequest(List.of(), Map.of(), Optional.of("GENESIS"), new LineageIntent("C2", null, null, 30))))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+            new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "C1")));
+  }
+
+  @Test
+  void aLostRaceRescansAndRetriesWhenNothingItCheckedMoved() {
+    genesis();
+    ManifestPublisher racer = new ManifestPublisher(tables, store);
+    AtomicInteger attempts = new AtomicInteger();
+    racer.beforeMerge = () -> {
+      if (attempts.getAndIncrement() == 0) {
+        // Another writer publishes an unrelated commit between this attempt's scan and its merge.
+        new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(), Optional.empty(),
+            new LineageIntent("OTHER", null, null, 15)));
+      }
+    };
+    ManifestState after = racer.publish(personTo(1, 2, Optional.empty(), "C1"));
+    assertThat(attempts.get()).isEqualTo(2);
+    assertThat(after.manifestVersion()).isEqualTo(3);
+    assertThat(read().head().orElseThrow().parentCommitId()).isEqualTo("OTHER");
+  }
+
+  @Test
+  void aLostRaceWithAnExpectedHeadIsTerminalOnTheRescan() {
+    genesis();
+    ManifestPublisher racer = new ManifestPublisher(tables, store);
+    AtomicInteger attempts = new AtomicInteger();
+    racer.beforeMerge = () -> {
+      if (attempts.getAndIncrement() == 0) {
+        new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(), Optional.empty(),
+            new LineageIntent("OTHER", null, null, 15)));
+      }
+    };
+    assertThatThrownBy(() -> racer.publish(personTo(1, 2, Optional.of("GENESIS"), "C1")))
+        .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+            new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "OTHER")));
+    assertThat(attempts.get()).isEqualTo(1);
+  }
+
+  @Test
+  void theRetryBudgetIsFiveRetries() {
+    genesis();
+    ManifestPublisher racer = new ManifestPublisher(tables, store);
+    AtomicInteger attempts = new AtomicInteger();
+    racer.beforeMerge = () -> new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(),
+        Optional.empty(), new LineageIntent("OTHER" + attempts.incrementAndGet(), null, null, 15)));
+    assertThatThrownBy(() -> racer.publish(personTo(1, 2, Optional.empty(), "C1")))
+        .isInstanceOf(ConflictException.class).hasMessageContaining("exhausted 5 retries");
+    assertThat(attempts.get()).isEqualTo(6);
+  }
+
+  @Test
+  void stampsOtherThan6AreRefusedNamingFoundAndExpected() {
+    for (String stamp : List.of("5", "7", "six")) {
+      LanceLocation loc = new LanceLocation(dir.resolve("m" + stamp).toUri().toString(), Map.of());
+      ManifestStore forged = new ManifestStore(tables, loc);
+      forged.writeGenesis(List.of(), "G", 1, stamp);
+      assertThatThrownBy(forged::openLatest)
+          .isInstanceOfSatisfying(UnsupportedStorageVersionException.class, e -> {
+            assertThat(e.detail()).contains(new ErrorDetail.UnsupportedStamp(stamp, 6));
+            assertThat(e.getMessage()).contains(stamp).contains("6");
+          });
+    }
+    assertThatThrownBy(() -> ManifestStore.guardStamp(Map.of("omnigraph:internal_schema_version", "5")))
+        .hasMessageContaining("rebuild").hasMessageContaining("export");
+    assertThatThrownBy(() -> ManifestStore.guardStamp(Map.of("omnigraph:internal_schema_version", "7")))
+        .hasMessageContaining("upgrade omnigraph");
+    assertThatThrownBy(() -> ManifestStore.guardStamp(Map.of())).isInstanceOf(UnsupportedStorageVersionException.class)
+        .hasMessageContaining("no internal storage version stamp");
+  }
+
+  @Test
+  void aMissingManifestIsNotFound() {
+    assertThatThrownBy(() -> store.openLatest()).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void versionMetadataUsesV2ManifestNaming() {
+    assertThat(ManifestStore.versionMetadata("file:///t", 1)).contains("/_versions/18446744073709551614.manifest");
+  }
+}
