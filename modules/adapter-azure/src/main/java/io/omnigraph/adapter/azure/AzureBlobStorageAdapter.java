@@ -1,0 +1,347 @@
+package io.omnigraph.adapter.azure;
+
+import com.azure.core.credential.AzureSasCredential;
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.blob.models.BlobDownloadContentResponse;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobProperties;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.models.BlockBlobItem;
+import com.azure.storage.blob.models.DeleteSnapshotsOptionType;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.omnigraph.adapter.azure.AzureFailures.Op;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.api.storage.ObjectListing;
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageCapabilities;
+import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.api.storage.StoragePaths;
+import io.omnigraph.api.storage.WriteCondition;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * One Azure Blob root: a container and a key prefix. Every operation is one SDK call (plus the
+ * SDK's own retries): a read is one {@code Get Blob}, a write one {@code Put Blob} (block blob,
+ * single shot, so readers see the old or the new whole blob), a listing one
+ * {@code List Blobs} (hierarchy, delimiter {@code /}) per page.
+ *
+ * <ul>
+ *   <li>{@code IfAbsent} is {@code If-None-Match: *}; the service answers 409 BlobAlreadyExists.
+ *   <li>{@code IfMatch} is {@code If-Match: <ETag>}, the ETag sent back exactly as received
+ *       (Azurite's are unquoted, real Azure's quoted; neither is parsed); stale or absent is 412.
+ *   <li>Version tokens are ETags.
+ *   <li>A try whose response was lost, followed by an SDK retry, makes a write
+ *       {@code OUTCOME_UNKNOWN} (see {@link AttemptLog}).
+ * </ul>
+ */
+final class AzureBlobStorageAdapter implements StorageAdapter {
+  // One HTTP client (connection pool, event loops) for every adapter in the process: the SDK's
+  // clients have no close(), so a pool per adapter would leak one per opened root.
+  private static final class SharedHttp {
+    static final HttpClient CLIENT = HttpClient.createDefault();
+  }
+
+  private final AzureRoot root;
+  private final AzureOptions options;
+  private final BlobContainerClient container;
+  private volatile boolean closed;
+
+  AzureBlobStorageAdapter(AzureRoot root, AzureOptions options) throws StorageException {
+    this.root = root;
+    this.options = options;
+    BlobContainerClientBuilder b = new BlobContainerClientBuilder()
+        .endpoint(options.endpoint().toString())
+        .containerName(root.container())
+        .httpClient(SharedHttp.CLIENT)
+        .retryOptions(new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, options.maxRetries() + 1,
+            options.tryTimeoutSeconds(), options.retryDelayMillis(),
+            Math.max(options.retryDelayMillis(), 30_000L), null))
+        .addPolicy(new AttemptLog.Policy());
+    try {
+      AzureOptions.Credential c = options.credential();
+      if (c instanceof AzureOptions.Credential.SharedKey k) {
+        b.credential(new StorageSharedKeyCredential(options.account(), k.key()));
+      } else if (c instanceof AzureOptions.Credential.Sas s) {
+        b.credential(new AzureSasCredential(s.token()));
+      } else {
+        b.credential(new DefaultAzureCredentialBuilder().build());
+      }
+      this.container = b.buildClient();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new StorageException(StorageException.Kind.CONFIGURATION, null,
+          "the Azure SDK refused the configuration: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<io.omnigraph.api.storage.StoredObject> readIfExists(String path) throws StorageException {
+    BlobClient blob = blob(path);
+    try {
+      BlobDownloadContentResponse r = blob.downloadContentWithResponse(null, null, null, Context.NONE);
+      return Optional.of(new io.omnigraph.api.storage.StoredObject(r.getValue().toBytes(),
+          r.getDeserializedHeaders().getETag()));
+    } catch (BlobStorageException e) {
+      if (isBlobNotFound(e)) {
+        return Optional.empty();
+      }
+      throw AzureFailures.map(e, path, Op.READ, null, root.container());
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, path, Op.READ, null, root.container());
+    }
+  }
+
+  @Override
+  public String put(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+    BlobClient blob = blob(path);
+    BlobRequestConditions conditions;
+    if (condition instanceof WriteCondition.IfAbsent) {
+      conditions = new BlobRequestConditions().setIfNoneMatch("*");
+    } else if (condition instanceof WriteCondition.IfMatch m) {
+      conditions = new BlobRequestConditions().setIfMatch(m.version());
+    } else if (condition instanceof WriteCondition.Overwrite) {
+      conditions = null;
+    } else {
+      throw new IllegalArgumentException("unknown write condition " + condition);
+    }
+    Op op = conditions == null ? Op.MUTATION : Op.CONDITIONAL_PUT;
+    AttemptLog log = new AttemptLog();
+    try {
+      BlockBlobItem item = blob.getBlockBlobClient().uploadWithResponse(
+          new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(bytes)).setRequestConditions(conditions),
+          null, log.context()).getValue();
+      return item.getETag();
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, path, op, log, root.container());
+    }
+  }
+
+  @Override
+  public boolean exists(String path) throws StorageException {
+    BlobClient blob = blob(path);
+    try {
+      BlobProperties p = blob.getPropertiesWithResponse(null, null, Context.NONE).getValue();
+      // On accounts with a hierarchical namespace a directory is a marker blob; it is not an object.
+      return !"true".equalsIgnoreCase(p.getMetadata() == null ? null : p.getMetadata().get("hdi_isfolder"));
+    } catch (BlobStorageException e) {
+      if (isBlobNotFound(e)) {
+        return false;
+      }
+      throw AzureFailures.map(e, path, Op.READ, null, root.container());
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, path, Op.READ, null, root.container());
+    }
+  }
+
+  @Override
+  public void delete(String path) throws StorageException {
+    BlobClient blob = blob(path);
+    deleteBlob(blob, path);
+  }
+
+  private void deleteBlob(BlobClient blob, String path) throws StorageException {
+    AttemptLog log = new AttemptLog();
+    try {
+      blob.deleteWithResponse(DeleteSnapshotsOptionType.INCLUDE, null, null, log.context());
+    } catch (BlobStorageException e) {
+      // 404 BlobNotFound: already gone, which is what delete promises (also after a lost try).
+      if (isBlobNotFound(e)) {
+        return;
+      }
+      throw AzureFailures.map(e, path, Op.MUTATION, log, root.container());
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, path, Op.MUTATION, log, root.container());
+    }
+  }
+
+  @Override
+  public ObjectListing list(String dir) throws StorageException {
+    checkOpen();
+    String d = StoragePaths.validateDirectory(dir);
+    ListBlobsOptions o = new ListBlobsOptions().setPrefix(root.listPrefix(d)).setMaxResultsPerPage(options.listPageSize());
+    Iterator<PagedResponse<BlobItem>> pages;
+    try {
+      pages = container.listBlobsByHierarchy("/", o, null).iterableByPage().iterator();
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, d, Op.READ, null, root.container());
+    }
+    Listing listing = new Listing(pages, d);
+    listing.fetchPage(); // the first page now, so that list() itself reports a failure to start
+    return listing;
+  }
+
+  /**
+   * Walks every page (hierarchy listing, delimiter {@code /}) until the service returns no
+   * continuation token, even after empty pages; the token is the SDK's, never built or parsed
+   * (Azurite's is the last name returned, real Azure's an opaque marker). Prefix entries
+   * ({@code isPrefix}, which count toward the page size), directory markers and temp names are
+   * skipped.
+   *
+   * <p>The first page is fetched by {@link #list}; the rest when the caller first asks for an
+   * entry, so a later page's failure is thrown by this listing. Entries are handed out only after
+   * the last page arrived, sorted by {@link StoragePaths#UTF8_ORDER}: Azurite lists in UTF-16
+   * order (a name with U+1F600 before one with U+E000), and sorting here makes the order the
+   * contract's whatever the service does.
+   */
+  private final class Listing implements ObjectListing {
+    private final Iterator<PagedResponse<BlobItem>> pages;
+    private final String dir;
+    private final List<String> names = new ArrayList<>();
+    private Iterator<String> sorted;
+
+    Listing(Iterator<PagedResponse<BlobItem>> pages, String dir) {
+      this.pages = pages;
+      this.dir = dir;
+    }
+
+    /** @return whether a page was fetched (false: the listing is complete) */
+    boolean fetchPage() throws StorageException {
+      try {
+        if (!pages.hasNext()) {
+          return false;
+        }
+        for (BlobItem item : pages.next().getValue()) {
+          if (Boolean.TRUE.equals(item.isPrefix())
+              || (item.getMetadata() != null && "true".equalsIgnoreCase(item.getMetadata().get("hdi_isfolder")))) {
+            continue;
+          }
+          String rel = root.relative(item.getName());
+          if (!StoragePaths.isTempName(rel)) {
+            names.add(rel);
+          }
+        }
+        return true;
+      } catch (RuntimeException e) {
+        throw AzureFailures.map(e, dir, Op.READ, null, root.container());
+      }
+    }
+
+    @Override
+    public boolean hasNext() throws StorageException {
+      if (sorted == null) {
+        while (fetchPage()) {
+          // every page, until the service sends no continuation token
+        }
+        names.sort(StoragePaths.UTF8_ORDER);
+        sorted = names.iterator();
+      }
+      return sorted.hasNext();
+    }
+
+    @Override
+    public String next() throws StorageException {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return sorted.next();
+    }
+  }
+
+  @Override
+  public void deletePrefix(String prefix) throws StorageException {
+    checkOpen();
+    String d = StoragePaths.validateDirectory(prefix);
+    ListBlobsOptions o = new ListBlobsOptions().setPrefix(root.listPrefix(d)).setMaxResultsPerPage(options.listPageSize());
+    List<String> names = new ArrayList<>();
+    try {
+      for (BlobItem item : container.listBlobs(o, null)) {
+        names.add(item.getName());
+      }
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, d, Op.READ, null, root.container());
+    }
+    // Deepest first, so that on hierarchical-namespace accounts a directory marker goes after its children.
+    names.sort((a, b) -> Integer.compare(depth(b), depth(a)));
+    for (String name : names) {
+      deleteBlob(container.getBlobClient(name), root.relative(name));
+    }
+  }
+
+  private static int depth(String name) {
+    return (int) name.chars().filter(c -> c == '/').count();
+  }
+
+  @Override
+  public StorageCapabilities capabilities() {
+    return new StorageCapabilities("az", false, options.listPageSize());
+  }
+
+  /**
+   * {@code az://container/prefix/path} plus object_store's Azure keys for the same account,
+   * endpoint and credential. The endpoint always goes in {@code azure_endpoint}; object_store's
+   * {@code azure_storage_use_emulator} is not used because it fixes the emulator's address at
+   * {@code 127.0.0.1:10000} (or the process environment's {@code AZURITE_BLOB_STORAGE_URL}),
+   * while a custom endpoint with the account in its path works with Azurite on any port.
+   */
+  @Override
+  public LanceLocation lanceLocation(String path) throws StorageException {
+    String p = StoragePaths.validate(path);
+    String uri;
+    try {
+      uri = new URI("az", root.container(), "/" + root.blobName(p), null, null).toASCIIString();
+    } catch (URISyntaxException e) {
+      throw new StorageException(StorageException.Kind.INVALID_PATH, path, "cannot form a Lance URI: " + e.getMessage(), e);
+    }
+    Map<String, String> lance = new LinkedHashMap<>();
+    lance.put("azure_storage_account_name", options.account());
+    lance.put("azure_endpoint", options.endpoint().toString());
+    if (options.endpoint().getScheme().equals("http")) {
+      lance.put("azure_allow_http", "true");
+    }
+    AzureOptions.Credential c = options.credential();
+    if (c instanceof AzureOptions.Credential.SharedKey k) {
+      lance.put("azure_storage_account_key", k.key());
+    } else if (c instanceof AzureOptions.Credential.Sas s) {
+      lance.put("azure_storage_sas_key", s.token());
+    }
+    // DefaultChain: no key; object_store resolves its own chain (environment, workload or managed
+    // identity, Azure CLI).
+    return new LanceLocation(uri, lance);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  private BlobClient blob(String path) throws StorageException {
+    checkOpen();
+    return container.getBlobClient(root.blobName(StoragePaths.validate(path)));
+  }
+
+  private void checkOpen() throws StorageException {
+    if (closed) {
+      throw new StorageException(StorageException.Kind.PERMANENT, null, "the adapter is closed");
+    }
+  }
+
+  private static boolean isBlobNotFound(BlobStorageException e) {
+    return e.getStatusCode() == 404 && com.azure.storage.blob.models.BlobErrorCode.BLOB_NOT_FOUND.equals(e.getErrorCode());
+  }
+
+  @Override
+  public String toString() {
+    return "AzureBlobStorageAdapter[" + options.endpoint() + "/" + root.container()
+        + (root.prefix().isEmpty() ? "" : "/" + root.prefix()) + "]";
+  }
+}
