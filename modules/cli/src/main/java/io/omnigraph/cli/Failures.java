@@ -1,6 +1,8 @@
 package io.omnigraph.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.ErrorKind;
+import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.storage.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +23,9 @@ public final class Failures {
     if (t instanceof CliFailure f) {
       return report(f.exitCode(), f.code(), f.getMessage());
     }
+    if (t instanceof OmnigraphException e) {
+      return new Report(exitCode(e.kind()), e.code(), e.getMessage(), Json.parseObject(e.toJson()));
+    }
     if (t instanceof StorageException s) {
       Report r = report(ExitCode.STORAGE, "storage", s.getMessage());
       ObjectNode detail = r.json().putObject("storage");
@@ -35,6 +40,19 @@ public final class Failures {
     }
     String message = t.getClass().getName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     return report(ExitCode.INTERNAL, "internal", message);
+  }
+
+  /**
+   * The exit code for each engine failure kind. Exhaustive on purpose: a new kind fails the build
+   * here until someone decides its exit code.
+   */
+  static int exitCode(ErrorKind kind) {
+    return switch (kind) {
+      case INVALID_INPUT, NOT_FOUND, RESOURCE_LIMIT, UNSUPPORTED_STORAGE_VERSION -> ExitCode.DATA;
+      case CONFLICT, PRECONDITION_FAILED, RECOVERY_REQUIRED -> ExitCode.CONFLICT;
+      case STORAGE -> ExitCode.STORAGE;
+      case INTERNAL -> ExitCode.INTERNAL;
+    };
   }
 
   private static Report report(int exitCode, String code, String message) {

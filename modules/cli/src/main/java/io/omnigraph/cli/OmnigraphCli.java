@@ -1,8 +1,12 @@
 package io.omnigraph.cli;
 
+import io.omnigraph.cli.command.CommitCommand;
+import io.omnigraph.cli.command.ExportCommand;
+import io.omnigraph.cli.command.InitCommand;
+import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
+import io.omnigraph.cli.command.SchemaCommand;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +26,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
-    subcommands = {CommandLine.HelpCommand.class, QuickstartCommand.class},
+    subcommands = {
+      QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
+      CommitCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:ok",
@@ -36,6 +43,17 @@ public final class OmnigraphCli implements Runnable {
 
   @Spec CommandSpec spec;
 
+  private final Terminal terminal;
+
+  OmnigraphCli(Terminal terminal) {
+    this.terminal = terminal;
+  }
+
+  /** @return the streams of this invocation */
+  public Terminal terminal() {
+    return terminal;
+  }
+
   /** Without a subcommand: print the usage and fail as a usage error. */
   @Override
   public void run() {
@@ -44,11 +62,10 @@ public final class OmnigraphCli implements Runnable {
 
   /** Runs {@code omnigraph} with the process's own streams and exits with its exit code. */
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    int code = execute(args, out, err);
-    out.flush();
-    err.flush();
+    Terminal terminal = Terminal.system();
+    int code = execute(args, terminal);
+    terminal.out().flush();
+    terminal.err().flush();
     System.exit(code);
   }
 
@@ -56,20 +73,21 @@ public final class OmnigraphCli implements Runnable {
    * Runs one {@code omnigraph} invocation in-process.
    *
    * @param args the command-line arguments
-   * @param out where results go
-   * @param err where progress, diagnostics and errors go
+   * @param terminal the streams to use
    * @return the exit code (see {@link ExitCode}); this method never throws
    */
-  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cli = commandLine(out, err);
-    return cli.execute(args);
+  public static int execute(String[] args, Terminal terminal) {
+    int code = commandLine(terminal).execute(args);
+    terminal.out().flush();
+    terminal.err().flush();
+    return code;
   }
 
-  /** Builds the configured command tree writing to {@code out} and {@code err}. */
-  static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new OmnigraphCli());
-    cli.setOut(out);
-    cli.setErr(err);
+  /** Builds the configured command tree over {@code terminal}. */
+  static CommandLine commandLine(Terminal terminal) {
+    CommandLine cli = new CommandLine(new OmnigraphCli(terminal));
+    cli.setOut(terminal.out());
+    cli.setErr(terminal.err());
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setExecutionExceptionHandler(OmnigraphCli::onExecutionFailure);
     cli.setParameterExceptionHandler(OmnigraphCli::onUsageError);

@@ -1,15 +1,22 @@
 package io.omnigraph.cli;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 
 /** One in-process run of {@code omnigraph} with captured streams. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
-  static CliRun of(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = OmnigraphCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-    return new CliRun(code, out.toString(), err.toString());
+  /** Runs with an empty stdin. */
+  public static CliRun of(String... args) {
+    return withStdin(new byte[0], args);
+  }
+
+  /** Runs with {@code stdin} as standard input. */
+  public static CliRun withStdin(byte[] stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = OmnigraphCli.execute(args, Terminal.of(new ByteArrayInputStream(stdin), out, err, false));
+    return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

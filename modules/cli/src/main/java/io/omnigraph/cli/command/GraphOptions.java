@@ -20,7 +20,6 @@ public final class GraphOptions {
   @Option(
       names = "--option",
       paramLabel = "<key=value>",
-      mapFallbackValue = "",
       description = "Storage option passed to the adapter (repeatable), e.g. --option aws_region=us-east-1.")
   Map<String, String> options = new LinkedHashMap<>();
 

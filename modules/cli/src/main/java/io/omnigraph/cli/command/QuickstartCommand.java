@@ -2,17 +2,30 @@ package io.omnigraph.cli.command;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.omnigraph.api.storage.ObjectListing;
-import io.omnigraph.api.storage.StorageAdapter;
-import io.omnigraph.api.storage.StorageAdapters;
-import io.omnigraph.api.storage.StorageException;
-import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
+import io.omnigraph.cli.CliFailure;
+import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.cli.OmnigraphCli;
+import io.omnigraph.cli.quickstart.QuickstartData;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,16 +33,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code omnigraph quickstart [dir]}: a first run that shows each step.
+ * {@code omnigraph quickstart [dir]}: builds the built-in demo graph on local disk (init, an
+ * overwrite load of ~1,000 rows, a small merge, export, commit list) and prints each step.
  *
- * <p>Interim version until the engine lands: it opens the local root through
- * {@link StorageAdapters} (the file-system adapter, found by ServiceLoader), writes, lists and reads
- * back one control file, and prints each step.
+ * <p>Re-running it replaces a previous quickstart graph in the same directory (recognized by its
+ * accepted schema); any other non-empty directory is refused.
  */
 @Command(
     name = "quickstart",
     mixinStandardHelpOptions = true,
-    description = "Create a demo graph on local disk and show each step (default dir: ./quickstart-graph).")
+    description = "Build a demo graph on local disk and show each step: init, load, merge, export, commits"
+        + " (default dir: ./quickstart-graph).")
 public final class QuickstartCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -39,45 +53,101 @@ public final class QuickstartCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "<dir>", description = "Directory for the demo graph.")
   Path dir = Path.of("quickstart-graph");
 
+  private PrintWriter out;
+  private ArrayNode steps;
+
   @Override
-  public Integer call() throws StorageException {
-    PrintWriter out = spec.commandLine().getOut();
+  public Integer call() throws IOException {
+    out = ((OmnigraphCli) spec.root().userObject()).terminal().out();
     Path root = dir.toAbsolutePath().normalize();
+    String uri = root.toString();
     ObjectNode result = Json.object();
-    result.put("root", root.toUri().toString());
-    ArrayNode steps = result.putArray("steps");
+    result.put("uri", uri);
+    steps = result.putArray("steps");
 
-    try (StorageAdapter adapter = StorageAdapters.open(root.toString(), Map.of())) {
-      step(out, steps, "opened " + root.toUri() + " with " + adapter.capabilities());
+    clearPreviousQuickstart(root);
+    try (Graph graph = Omnigraph.init(uri, QuickstartData.SCHEMA, OpenOptions.defaults())) {
+      step("init", "created graph " + uri + " with tables " + graph.schema().tableKeys());
 
-      String path = "quickstart/hello.txt";
-      String version = adapter.put(path, "hello from omnigraph\n".getBytes(StandardCharsets.UTF_8),
-          new WriteCondition.Overwrite());
-      step(out, steps, "wrote " + path + " (version " + version + ")");
+      LoadResult loaded = graph.load(LoadMode.OVERWRITE, new ByteArrayInputStream(QuickstartData.ndjson()),
+          LoadOptions.defaults().withActor("quickstart").withMessage("demo data"));
+      step("load", "loaded " + loaded.rowsRead() + " rows (overwrite) as commit " + loaded.commitId()
+          + ": " + tables(loaded.rowsByTable()));
 
-      StringBuilder names = new StringBuilder();
-      try (ObjectListing listing = adapter.list("quickstart")) {
-        while (listing.hasNext()) {
-          names.append(names.length() == 0 ? "" : ", ").append(listing.next());
+      LoadResult merged = graph.load(LoadMode.MERGE, new ByteArrayInputStream(QuickstartData.mergeUpdate()),
+          LoadOptions.defaults().withActor("quickstart").withMessage("re-rate five books, add a reader"));
+      step("merge", "merged " + merged.rowsRead() + " rows (5 books re-rated, 1 reader and 1 edge added) as commit "
+          + merged.commitId());
+
+      ByteArrayOutputStream exported = new ByteArrayOutputStream();
+      graph.export(exported);
+      String[] lines = exported.toString(StandardCharsets.UTF_8).split("\n");
+      step("export", "exported " + lines.length + " NDJSON lines; the first: " + lines[0]);
+      result.put("exported_lines", lines.length);
+
+      List<CommitInfo> commits = graph.commits();
+      step("commits", commits.size() + " commits, newest first:");
+      ArrayNode commitArray = result.putArray("commits");
+      for (CommitInfo c : commits) {
+        commitArray.add(CommitJson.of(c));
+        if (!output.json()) {
+          out.println("    " + CommitJson.line(c));
         }
       }
-      step(out, steps, "listed quickstart/: " + names);
-
-      String text = adapter.readText(path);
-      step(out, steps, "read back " + path + ": " + text.strip());
     }
-    step(out, steps, "the engine is not on this build yet: no graph was created");
     if (output.json()) {
       out.println(Json.write(result));
+    } else {
+      String g = root.equals(Path.of("quickstart-graph").toAbsolutePath().normalize()) ? "quickstart-graph" : uri;
+      out.println();
+      out.println("Next, try:");
+      out.println("  ./omnigraph schema show " + g);
+      out.println("  ./omnigraph export " + g + " | head");
+      out.println("  ./omnigraph commit list " + g + " --json");
     }
     out.flush();
     return 0;
   }
 
-  private void step(PrintWriter out, ArrayNode steps, String line) {
-    steps.add(line);
+  private void step(String name, String text) {
+    steps.add(Json.object().put("step", name).put("result", text));
     if (!output.json()) {
-      out.println("[quickstart] " + line);
+      out.println("[" + name + "] " + text);
+      out.flush();
     }
+  }
+
+  private static String tables(Map<String, Long> rows) {
+    StringBuilder sb = new StringBuilder();
+    new java.util.TreeMap<>(rows).forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+    return sb.toString();
+  }
+
+  /** Deletes {@code root} if it holds an earlier quickstart graph; refuses any other non-empty directory. */
+  private void clearPreviousQuickstart(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    if (!Files.isDirectory(root)) {
+      throw CliFailure.usage(root + " exists and is not a directory; choose another quickstart directory");
+    }
+    try (Stream<Path> children = Files.list(root)) {
+      if (children.findAny().isEmpty()) {
+        return;
+      }
+    }
+    Path schema = root.resolve("_schema.pg");
+    boolean previous = Files.isRegularFile(schema)
+        && Files.readString(schema, StandardCharsets.UTF_8).equals(QuickstartData.SCHEMA);
+    if (!previous) {
+      throw new CliFailure(ExitCode.USAGE, "usage", root + " is not empty and does not hold a quickstart graph;"
+          + " choose another directory: omnigraph quickstart <dir>");
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    step("clean", "removed the previous quickstart graph in " + root);
   }
 }
