@@ -16,21 +16,46 @@ final class GuaranteeNames extends DisplayNameGenerator.Standard {
     return sentence(testMethod.getName());
   }
 
+  /**
+   * Splits a camel-case name into lower-case words, keeping acronyms: {@code aFailureOnALaterPage}
+   * becomes "a failure on a later page", {@code utf8NamesRoundTrip} "utf 8 names round trip",
+   * {@code readsUTF8} "reads UTF 8".
+   */
   static String sentence(String name) {
-    StringBuilder out = new StringBuilder(name.length() + 16);
-    for (int i = 0; i < name.length(); i++) {
+    List<String> words = new java.util.ArrayList<>();
+    int i = 0;
+    int n = name.length();
+    while (i < n) {
       char c = name.charAt(i);
-      if (Character.isUpperCase(c) && i > 0) {
-        out.append(' ');
-        // keep acronyms such as "UTF" or "IO" readable: only lower-case a capital starting a word
-        boolean nextIsLower = i + 1 < name.length() && Character.isLowerCase(name.charAt(i + 1));
-        out.append(nextIsLower ? Character.toLowerCase(c) : c);
-      } else if (Character.isDigit(c) && i > 0 && !Character.isDigit(name.charAt(i - 1))) {
-        out.append(' ').append(c);
+      int j = i + 1;
+      if (Character.isDigit(c)) {
+        while (j < n && Character.isDigit(name.charAt(j))) {
+          j++;
+        }
+        words.add(name.substring(i, j));
+      } else if (Character.isUpperCase(c)) {
+        while (j < n && Character.isUpperCase(name.charAt(j))) {
+          j++;
+        }
+        if (j - i > 1 && j < n && Character.isLowerCase(name.charAt(j))) {
+          j--; // the last capital starts the next word: "ALater" is "A" + "Later"
+        }
+        if (j - i > 1) {
+          words.add(name.substring(i, j)); // an acronym
+        } else {
+          while (j < n && Character.isLowerCase(name.charAt(j))) {
+            j++;
+          }
+          words.add(name.substring(i, j).toLowerCase(java.util.Locale.ROOT));
+        }
       } else {
-        out.append(c);
+        while (j < n && !Character.isUpperCase(name.charAt(j)) && !Character.isDigit(name.charAt(j))) {
+          j++;
+        }
+        words.add(name.substring(i, j));
       }
+      i = j;
     }
-    return out.toString();
+    return String.join(" ", words);
   }
 }

@@ -65,7 +65,7 @@ final class FsTckBinding implements StorageTckBinding {
       if (root == null) {
         throw new IllegalArgumentException("adapter was not opened by this binding: " + adapter);
       }
-      String name = path + "#" + (1 + ThreadLocalRandom.current().nextLong(999_999_999L));
+      String name = path + "#" + ThreadLocalRandom.current().nextLong(1_000, 1_000_000_000L);
       Path file = root.resolve(name);
       Files.createDirectories(file.getParent());
       Files.write(file, partialBytes);

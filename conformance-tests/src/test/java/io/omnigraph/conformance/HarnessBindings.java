@@ -1,0 +1,139 @@
+package io.omnigraph.conformance;
+
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.api.storage.WriteCondition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Bindings that break the harness's own assumptions, for {@code HarnessChecksItselfTest}. (Not
+ * test classes themselves: the file name keeps surefire from running them directly.)
+ */
+final class HarnessBindings {
+  private HarnessBindings() {}
+
+  static FsTckBinding fs() {
+    try {
+      return new FsTckBinding(AdapterModules.onModulePath("file"));
+    } catch (StorageException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Hands out roots that already hold an object. */
+  static final class NonEmptyRoot extends StorageAdapterContract {
+    @Override
+    protected StorageTckBinding binding() {
+      FsTckBinding fs = fs();
+      return new StorageTckBinding() {
+        @Override
+        public String name() {
+          return "non-empty";
+        }
+
+        @Override
+        public StorageAdapter openEmptyRoot() throws Exception {
+          StorageAdapter a = fs.openEmptyRoot();
+          a.put("dir/left-over.json", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), WriteCondition.overwrite());
+          return a;
+        }
+      };
+    }
+  }
+
+  /** Its faults fire, but it claims they never did: every fault test must then fail. */
+  static final class FaultsNeverReportFired extends StorageAdapterContract {
+    @Override
+    protected StorageTckBinding binding() {
+      FsTckBinding fs = fs();
+      FaultController real = fs.faults().orElseThrow();
+      FaultController stuck = new FaultController() {
+        private boolean armed;
+
+        @Override
+        public void failListPage(int n) {
+          armed = true;
+          real.failListPage(n);
+        }
+
+        @Override
+        public void failNextPut() {
+          armed = true;
+          real.failNextPut();
+        }
+
+        @Override
+        public void failNextDelete() {
+          armed = true;
+          real.failNextDelete();
+        }
+
+        @Override
+        public void applyNextPutThenFail() {
+          armed = true;
+          real.applyNextPutThenFail();
+        }
+
+        @Override
+        public List<String> unfired() {
+          return armed ? List.of("a fault that claims it never fired") : List.of();
+        }
+
+        @Override
+        public void reset() {
+          armed = false;
+          real.reset();
+        }
+      };
+      return new StorageTckBinding() {
+        @Override
+        public String name() {
+          return "stuck-faults";
+        }
+
+        @Override
+        public StorageAdapter openEmptyRoot() throws Exception {
+          return fs.openEmptyRoot();
+        }
+
+        @Override
+        public Optional<FaultController> faults() {
+          return Optional.of(stuck);
+        }
+
+        @Override
+        public Optional<ResidueMaker> residue() {
+          return fs.residue();
+        }
+      };
+    }
+  }
+
+  /** Supplies neither faults nor residue: the tests needing them must be skipped with a reason. */
+  static final class NoHooks extends StorageAdapterContract {
+    @Override
+    protected StorageTckBinding binding() {
+      FsTckBinding fs = fs();
+      return new StorageTckBinding() {
+        @Override
+        public String name() {
+          return "no-hooks";
+        }
+
+        @Override
+        public StorageAdapter openEmptyRoot() throws Exception {
+          return fs.openEmptyRoot();
+        }
+      };
+    }
+  }
+
+  /** The real fs binding, for runs that select only part of the contract. */
+  static final class Fs extends StorageAdapterContract {
+    @Override
+    protected StorageTckBinding binding() {
+      return fs();
+    }
+  }
+}
