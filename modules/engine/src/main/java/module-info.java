@@ -15,5 +15,9 @@ module io.omnigraph.engine {
   requires org.apache.arrow.dataset;
   requires com.fasterxml.jackson.databind;
 
+  exports io.omnigraph.engine;
+
   uses io.omnigraph.api.storage.StorageAdapterProvider;
+
+  provides io.omnigraph.api.GraphEngine with io.omnigraph.engine.OmnigraphEngine;
 }

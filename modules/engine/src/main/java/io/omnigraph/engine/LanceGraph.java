@@ -1,0 +1,192 @@
+package io.omnigraph.engine;
+
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.engine.manifest.GraphCommit;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** An open graph on Lance; see {@link Graph}. */
+final class LanceGraph implements Graph {
+  /** Process-local write gates, one per graph root, shared by every handle on that root. */
+  private static final ConcurrentHashMap<String, ReentrantLock> WRITE_GATES = new ConcurrentHashMap<>();
+
+  private final GraphRoot root;
+  private final TableStore tables;
+  private final CompiledSchema schema;
+  private final ManifestStore manifest;
+  private final ManifestPublisher publisher;
+  private final ReentrantLock writeGate;
+  private volatile boolean closed;
+
+  LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
+    this.root = Objects.requireNonNull(root);
+    this.tables = Objects.requireNonNull(tables);
+    this.schema = Objects.requireNonNull(schema);
+    this.manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+    this.publisher = new ManifestPublisher(tables, manifest);
+    this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
+  }
+
+  /** Every table of the schema must be published with the identity the IR gives it. */
+  static void checkCatalog(CompiledSchema schema, ManifestState state) {
+    for (TableSpec t : schema.tables()) {
+      TableEntry e = state.table(t.tableKey()).orElseThrow(() -> new InternalErrorException(
+          "the schema's table " + t.tableKey() + " is not published in the manifest", null));
+      if (!e.identity().equals(new TableIdentity(t.stableTableId(), t.tableIncarnationId()))) {
+        throw new InternalErrorException("table " + t.tableKey() + " is published as " + e.identity()
+            + " but the schema IR says " + new TableIdentity(t.stableTableId(), t.tableIncarnationId()), null);
+      }
+    }
+  }
+
+  @Override
+  public String uri() {
+    return root.uri();
+  }
+
+  @Override
+  public LoadResult load(LoadMode mode, InputStream ndjson, LoadOptions options) {
+    ensureOpen();
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(ndjson, "ndjson");
+    Objects.requireNonNull(options, "options");
+    writeGate.lock();
+    try {
+      return new GraphLoad(this, mode, options).run(ndjson);
+    } finally {
+      writeGate.unlock();
+    }
+  }
+
+  @Override
+  public LoadResult load(LoadMode mode, Path ndjson, LoadOptions options) {
+    try (InputStream in = Files.newInputStream(ndjson)) {
+      return load(mode, in, options);
+    } catch (IOException e) {
+      throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+    }
+  }
+
+  @Override
+  public void export(OutputStream out) {
+    ensureOpen();
+    Objects.requireNonNull(out, "out");
+    try (TableSnapshot m = manifest.openLatest()) {
+      new GraphExport(this, manifest.read(m)).writeTo(out);
+    }
+  }
+
+  @Override
+  public List<CommitInfo> commits() {
+    ensureOpen();
+    List<CommitInfo> out = new ArrayList<>();
+    for (GraphCommit c : state().commitsNewestFirst()) {
+      out.add(info(c));
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<CommitInfo> commit(String commitId) {
+    ensureOpen();
+    return state().commits().stream().filter(c -> c.commitId().equals(commitId)).findFirst().map(LanceGraph::info);
+  }
+
+  @Override
+  public SchemaInfo schema() {
+    ensureOpen();
+    return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),
+        schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    OmnigraphException first = null;
+    try {
+      root.close();
+    } catch (OmnigraphException e) {
+      first = e;
+    }
+    tables.close();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  ManifestState state() {
+    try (TableSnapshot m = manifest.openLatest()) {
+      return manifest.read(m);
+    }
+  }
+
+  private static CommitInfo info(GraphCommit c) {
+    List<String> parents = new ArrayList<>();
+    if (c.parentCommitId() != null) {
+      parents.add(c.parentCommitId());
+    }
+    if (c.mergedParentCommitId() != null) {
+      parents.add(c.mergedParentCommitId());
+    }
+    Instant at = Instant.EPOCH.plus(c.createdAtMicros(), ChronoUnit.MICROS);
+    return new CommitInfo(c.commitId(), parents, c.actorId(), c.message(), at, c.manifestVersion(), c.tableVersions());
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw OmnigraphEngine.closed();
+    }
+  }
+
+  GraphRoot root() {
+    return root;
+  }
+
+  TableStore tables() {
+    return tables;
+  }
+
+  CompiledSchema compiledSchema() {
+    return schema;
+  }
+
+  ManifestStore manifest() {
+    return manifest;
+  }
+
+  ManifestPublisher publisher() {
+    return publisher;
+  }
+}

@@ -1,0 +1,134 @@
+package io.omnigraph.engine.storage;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageAdapters;
+import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.api.storage.WriteCondition;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A graph root: the storage adapter for its URI (found through {@link StorageAdapters}, i.e.
+ * ServiceLoader) for control files, and Lance locations for its datasets. Every
+ * {@link StorageException} leaves this class as a {@link StorageFailureException} carrying the SPI
+ * kind and path, except where a method documents a kind as a normal outcome.
+ */
+public final class GraphRoot implements AutoCloseable {
+  private final String uri;
+  private final StorageAdapter adapter;
+
+  private GraphRoot(String uri, StorageAdapter adapter) {
+    this.uri = uri;
+    this.adapter = adapter;
+  }
+
+  /**
+   * Opens the adapter for {@code uri}.
+   *
+   * @throws StorageFailureException no adapter serves the scheme, or the adapter refused the root
+   */
+  public static GraphRoot open(String uri, Map<String, String> storageOptions) {
+    Objects.requireNonNull(uri, "uri");
+    try {
+      return new GraphRoot(uri, StorageAdapters.open(uri, storageOptions));
+    } catch (StorageException e) {
+      throw failure("cannot open graph root " + uri, e);
+    }
+  }
+
+  /** @return the root URI as given */
+  public String uri() {
+    return uri;
+  }
+
+  /** @return a canonical key of the root, for process-local write gates */
+  public String identity() {
+    try {
+      return adapter.lanceLocation("__manifest").uri();
+    } catch (StorageException e) {
+      throw failure("cannot resolve " + uri, e);
+    }
+  }
+
+  /** @return where Lance finds the dataset at {@code path} under the root */
+  public LanceLocation lance(String path) {
+    try {
+      return adapter.lanceLocation(path);
+    } catch (StorageException e) {
+      throw failure("cannot resolve dataset path " + path, e);
+    }
+  }
+
+  /** @return the text of a control file, or empty when it does not exist */
+  public Optional<String> readText(String path) {
+    try {
+      return adapter.readTextIfExists(path);
+    } catch (StorageException e) {
+      throw failure("cannot read " + path, e);
+    }
+  }
+
+  /** @return whether the control file exists */
+  public boolean exists(String path) {
+    try {
+      return adapter.exists(path);
+    } catch (StorageException e) {
+      throw failure("cannot check " + path, e);
+    }
+  }
+
+  /** @return whether anything exists under the directory {@code dir} */
+  public boolean hasChildren(String dir) {
+    try (var listing = adapter.list(dir)) {
+      return listing.hasNext();
+    } catch (StorageException e) {
+      throw failure("cannot list " + dir, e);
+    }
+  }
+
+  /**
+   * Writes a control file only if it does not exist.
+   *
+   * @return {@code false} when it already existed (nothing written)
+   */
+  public boolean createText(String path, String text) {
+    try {
+      adapter.put(path, text.getBytes(StandardCharsets.UTF_8), WriteCondition.ifAbsent());
+      return true;
+    } catch (StorageException e) {
+      if (e.kind() == StorageException.Kind.PRECONDITION_FAILED) {
+        return false;
+      }
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /** Deletes a control file (idempotent). */
+  public void delete(String path) {
+    try {
+      adapter.delete(path);
+    } catch (StorageException e) {
+      throw failure("cannot delete " + path, e);
+    }
+  }
+
+  /** Maps an SPI failure to the public storage failure, keeping kind and path. */
+  public static StorageFailureException failure(String what, StorageException e) {
+    return new StorageFailureException(what + ": " + e.getMessage(),
+        new ErrorDetail.Storage(e.kind().name(), e.path()), e);
+  }
+
+  @Override
+  public void close() {
+    try {
+      adapter.close();
+    } catch (StorageException e) {
+      throw failure("cannot close the storage adapter of " + uri, e);
+    }
+  }
+}
