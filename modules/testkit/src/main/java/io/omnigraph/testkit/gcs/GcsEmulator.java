@@ -109,6 +109,29 @@ public final class GcsEmulator implements AutoCloseable {
     return name;
   }
 
+  /**
+   * Deletes an empty bucket, as a test's "someone removed the bucket" step.
+   *
+   * @throws IllegalStateException when the bucket is missing or not empty
+   */
+  public void deleteBucket(String name) {
+    try {
+      store.deleteBucket(name);
+    } catch (GcsError e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Writes an object directly (no HTTP), as another tool would have left it, e.g. a
+   * {@code dir/} "folder" placeholder.
+   *
+   * @return the new generation
+   */
+  public long putObject(String bucket, String name, byte[] data) {
+    return store.put(bucket, name, data.clone(), null, java.util.Map.of(), Preconditions.NONE).generation();
+  }
+
   /** @return whether the bucket exists */
   public boolean bucketExists(String name) {
     return store.bucketExists(name);
