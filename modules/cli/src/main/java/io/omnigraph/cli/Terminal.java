@@ -2,26 +2,29 @@ package io.omnigraph.cli;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The streams one invocation uses. Results go to {@code stdout} (raw bytes, e.g. an export) or
+ * The streams one invocation uses. Results go to {@link #stdout()} (raw bytes, e.g. an export) or
  * {@link #out()} (text); progress, diagnostics and errors to {@link #err()}.
  *
  * @param stdin standard input, for {@code --data -}
  * @param stdout standard output as bytes
- * @param out standard output as UTF-8 text (shares {@code stdout}; flush before writing bytes)
- * @param err standard error as UTF-8 text
+ * @param stderr standard error as bytes
+ * @param out standard output as UTF-8 text (shares {@code stdout}; flush it before writing bytes)
+ * @param err standard error as UTF-8 text (shares {@code stderr})
  * @param interactive whether stderr is a terminal (progress then redraws one line)
  */
-public record Terminal(InputStream stdin, OutputStream stdout, PrintWriter out, PrintWriter err, boolean interactive) {
+public record Terminal(InputStream stdin, OutputStream stdout, OutputStream stderr, PrintWriter out,
+    PrintWriter err, boolean interactive) {
 
   /** @return a terminal over the given byte streams */
   public static Terminal of(InputStream stdin, OutputStream stdout, OutputStream stderr, boolean interactive) {
-    return new Terminal(stdin, stdout,
-        new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true),
-        new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true),
+    return new Terminal(stdin, stdout, stderr,
+        new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true),
+        new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true),
         interactive);
   }
 

@@ -1,0 +1,86 @@
+package io.omnigraph.cli.command;
+
+import io.omnigraph.cli.CliFailure;
+import io.omnigraph.cli.ExitCode;
+import io.omnigraph.cli.OmnigraphCli;
+import io.omnigraph.cli.Terminal;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code omnigraph tck --uri <uri> [--option k=v]...}: runs the storage conformance suite against a
+ * root, by delegating to the conformance runner ({@code io.omnigraph.conformance.runner.TckRunner}).
+ *
+ * <p>The runner's package is not exported by {@code io.omnigraph.conformance} (it is the main of the
+ * runner jar, not API), so it is called reflectively; the CLI runs on the class path, where that is
+ * plain public access.
+ */
+@Command(
+    name = "tck",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the storage conformance suite (TCK) against a storage root; each test uses a fresh sub-prefix,"
+          + " deleted afterwards. Prints one row per contract group and 'N passed, N failed, N skipped'.",
+      "Exit codes: 0 all passed, 4 the adapter failed the contract, 1 bad arguments or the root cannot be opened.",
+      "No --json: the report is text."
+    })
+public final class TckCommand implements Callable<Integer> {
+  static final String RUNNER = "io.omnigraph.conformance.runner.TckRunner";
+
+  @Spec CommandSpec spec;
+
+  @Option(names = {"--uri", "--store"}, required = true, paramLabel = "<uri>",
+      description = "Root to test: /tmp/tck, file:///tmp/tck, s3://bucket/prefix, gs://..., az://...")
+  String uri;
+
+  @Option(names = "--option", paramLabel = "<key=value>", description = "Adapter option (repeatable).")
+  Map<String, String> options = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() throws Exception {
+    Terminal terminal = ((OmnigraphCli) spec.root().userObject()).terminal();
+    List<String> args = new ArrayList<>(List.of("--uri", uri));
+    options.forEach((k, v) -> args.addAll(List.of("--option", k + "=" + v)));
+
+    Method run;
+    try {
+      run = Class.forName(RUNNER).getMethod("run", String[].class, PrintStream.class, PrintStream.class);
+    } catch (ClassNotFoundException e) {
+      throw new CliFailure(ExitCode.INTERNAL, "internal",
+          "the conformance runner (" + RUNNER + ") is not on this CLI's class path");
+    }
+    terminal.out().flush();
+    terminal.err().flush();
+    PrintStream out = new PrintStream(terminal.stdout(), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(terminal.stderr(), true, StandardCharsets.UTF_8);
+    int status;
+    try {
+      status = (Integer) run.invoke(null, args.toArray(String[]::new), out, err);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    } finally {
+      out.flush();
+      err.flush();
+    }
+    // The runner's own statuses: 0 passed, 1 test failures, 2 usage/configuration.
+    return switch (status) {
+      case 0 -> ExitCode.OK;
+      case 1 -> ExitCode.STORAGE;
+      default -> ExitCode.USAGE;
+    };
+  }
+}
