@@ -5,6 +5,7 @@
 module io.omnigraph.adapter.azure {
   requires io.omnigraph.api;
   requires com.azure.core;
+  requires com.azure.http.netty;
   requires com.azure.storage.blob;
   requires com.azure.storage.common;
   requires com.azure.identity;

@@ -2,6 +2,7 @@ package io.omnigraph.adapter.azure;
 
 import com.azure.core.credential.AzureSasCredential;
 import com.azure.core.http.HttpClient;
+import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
@@ -57,9 +58,11 @@ import java.util.Optional;
  */
 final class AzureBlobStorageAdapter implements StorageAdapter {
   // One HTTP client (connection pool, event loops) for every adapter in the process: the SDK's
-  // clients have no close(), so a pool per adapter would leak one per opened root.
+  // clients have no close(), so a pool per adapter would leak one per opened root. Built directly,
+  // not through azure-core's ServiceLoader lookup, which depends on the context class loader and
+  // misses the provider when the adapter lives in its own module layer.
   private static final class SharedHttp {
-    static final HttpClient CLIENT = HttpClient.createDefault();
+    static final HttpClient CLIENT = new NettyAsyncHttpClientBuilder().build();
   }
 
   private final AzureRoot root;

@@ -17,6 +17,7 @@ import io.omnigraph.api.storage.StoragePaths;
 import io.omnigraph.api.storage.StoredObject;
 import io.omnigraph.api.storage.WriteCondition;
 import io.omnigraph.testkit.azure.Azurite;
+import io.omnigraph.testkit.azure.AzuriteClients;
 import io.omnigraph.testkit.azure.AzuriteExtension;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -73,7 +74,7 @@ class AzureBlobStorageAdapterTest {
   }
 
   BlobContainerClient raw() {
-    return azurite().serviceClient().getBlobContainerClient(container);
+    return AzuriteClients.serviceClient(azurite()).getBlobContainerClient(container);
   }
 
   static byte[] b(String s) {

@@ -1,13 +1,20 @@
 package io.omnigraph.testkit.azure;
 
-import com.azure.storage.blob.BlobServiceClient;
-import com.azure.storage.blob.BlobServiceClientBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,6 +28,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A running Azurite blob service: a child {@code azurite-blob} process (Node.js) listening on
@@ -36,6 +45,11 @@ import java.util.regex.Pattern;
  * <p>Storage is in memory by default ({@code --inMemoryPersistence}), or in a data folder given to
  * {@link #start(Path)}. The account is Azurite's well-known development account
  * ({@value #ACCOUNT_NAME}, public key {@link #ACCOUNT_KEY}).
+ *
+ * <p>This class does not use the Azure SDK ({@link #createContainer} speaks HTTP with a Shared Key
+ * signature itself), so it also works where the SDK is not on the class path, e.g. in a TCK run
+ * that loads the SDK as named modules in a separate layer. {@link AzuriteClients} gives SDK
+ * clients for tests that want them.
  */
 public final class Azurite implements AutoCloseable {
   /** The development storage account every Azurite serves. */
@@ -53,7 +67,8 @@ public final class Azurite implements AutoCloseable {
   private final URI endpoint;
   private final Deque<String> recentOutput;
   private final Thread shutdownHook;
-  private volatile BlobServiceClient serviceClient;
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
   private boolean closed;
 
   private Azurite(Process process, URI endpoint, Deque<String> recentOutput, Thread shutdownHook) {
@@ -184,34 +199,63 @@ public final class Azurite implements AutoCloseable {
         + ";BlobEndpoint=" + blobEndpoint + ";";
   }
 
-  /** @return a client for this instance (created once, shared) */
-  public BlobServiceClient serviceClient() {
-    BlobServiceClient c = serviceClient;
-    if (c == null) {
-      synchronized (this) {
-        c = serviceClient;
-        if (c == null) {
-          c = new BlobServiceClientBuilder().connectionString(connectionString()).buildClient();
-          serviceClient = c;
-        }
-      }
-    }
-    return c;
-  }
-
   /**
    * Creates a new, empty container with a unique name.
    *
    * @param hint a readable part of the name (lower-case letters, digits and dashes are kept)
    * @return the container's name
+   * @throws IllegalStateException when Azurite refuses (the message carries its answer)
    */
   public String createContainer(String hint) {
     String clean = hint.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-");
     String suffix = "-" + CONTAINERS.incrementAndGet() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
     String base = clean.length() > 63 - suffix.length() - 1 ? clean.substring(0, 63 - suffix.length() - 1) : clean;
     String name = ("c" + base + suffix).replaceAll("-+", "-");
-    serviceClient().createBlobContainer(name);
+    createContainerNamed(name);
     return name;
+  }
+
+  /**
+   * Creates the container {@code name} (Create Container, Shared Key authorization).
+   *
+   * @throws IllegalStateException when Azurite does not answer 201 (e.g. 409: it exists)
+   */
+  public void createContainerNamed(String name) {
+    String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+    String version = "2021-08-06";
+    String path = "/" + ACCOUNT_NAME + "/" + name;
+    // Shared Key string-to-sign for a bodiless PUT: verb, eleven empty standard headers, the
+    // canonical x-ms-* headers, then the resource (path-style: account, then the URI path).
+    String toSign = "PUT\n\n\n\n\n\n\n\n\n\n\n\n"
+        + "x-ms-date:" + date + "\nx-ms-version:" + version + "\n"
+        + "/" + ACCOUNT_NAME + path + "\nrestype:container";
+    HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + path + "?restype=container"))
+        .PUT(HttpRequest.BodyPublishers.noBody())
+        .header("x-ms-date", date).header("x-ms-version", version)
+        .header("Authorization", "SharedKey " + ACCOUNT_NAME + ":" + sign(toSign))
+        .timeout(Duration.ofSeconds(30)).build();
+    HttpResponse<String> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Create Container " + name + " at " + endpoint + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating container " + name, e);
+    }
+    if (response.statusCode() != 201) {
+      throw new IllegalStateException("Create Container " + name + ": HTTP " + response.statusCode() + " " + response.body());
+    }
+  }
+
+  private static String sign(String toSign) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(Base64.getDecoder().decode(ACCOUNT_KEY), "HmacSHA256"));
+      return Base64.getEncoder().encodeToString(mac.doFinal(toSign.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 unavailable", e);
+    }
   }
 
   /** @return a new, empty container with a unique name */

@@ -27,12 +27,12 @@ class AzuriteTest {
     String a = azurite.createContainer("Fresh Container!");
     String b = azurite.createContainer("Fresh Container!");
     assertThat(a).isNotEqualTo(b).matches("[a-z0-9]([a-z0-9-]{1,61})[a-z0-9]");
-    assertThat(azurite.serviceClient().getBlobContainerClient(a).listBlobs()).isEmpty();
+    assertThat(AzuriteClients.serviceClient(azurite).getBlobContainerClient(a).listBlobs()).isEmpty();
   }
 
   @Test
   void blobRoundTripsThroughTheRealSdk(Azurite azurite) {
-    BlobClient blob = azurite.serviceClient().getBlobContainerClient(azurite.createContainer()).getBlobClient("dir/x.txt");
+    BlobClient blob = AzuriteClients.serviceClient(azurite).getBlobContainerClient(azurite.createContainer()).getBlobClient("dir/x.txt");
     blob.upload(BinaryData.fromString("hello"));
     assertThat(blob.downloadContent().toString()).isEqualTo("hello");
   }
@@ -42,7 +42,7 @@ class AzuriteTest {
     Azurite own = Azurite.start(data);
     try (own) {
       String c = own.createContainer();
-      own.serviceClient().getBlobContainerClient(c).getBlobClient("k").upload(BinaryData.fromString("v"));
+      AzuriteClients.serviceClient(own).getBlobContainerClient(c).getBlobClient("k").upload(BinaryData.fromString("v"));
       assertThat(Files.exists(data.resolve("__azurite_db_blob__.json"))).isTrue();
     }
     assertThat(own.isAlive()).isFalse();
