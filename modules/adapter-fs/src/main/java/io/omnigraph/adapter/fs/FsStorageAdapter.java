@@ -184,6 +184,10 @@ final class FsStorageAdapter implements StorageAdapter {
       Files.createLink(target, temp);
       published[0] = true;
     } catch (FileAlreadyExistsException e) {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new StorageException(Kind.PERMANENT, p,
+            "a directory of this name exists; the file adapter cannot store an object and a prefix under one name", e);
+      }
       throw StorageException.preconditionFailed(p, "IfAbsent: an object already exists", e);
     } catch (UnsupportedOperationException e) {
       throw new StorageException(Kind.CONFIGURATION, p,
