@@ -72,6 +72,22 @@ public final class SchemaException extends Exception {
     return column;
   }
 
+  /**
+   * The public form of this error: an {@link io.omnigraph.api.InvalidInputException} (HTTP 400)
+   * whose {@link io.omnigraph.api.ErrorDetail.Validation} carries the line, column and the rule
+   * {@code schema_syntax}, {@code schema_semantic} or {@code schema_identity}.
+   *
+   * @return the exception to throw at the API boundary (this one as its cause)
+   */
+  public io.omnigraph.api.InvalidInputException toInvalidInput() {
+    return new io.omnigraph.api.InvalidInputException(
+        "schema error: " + getMessage(),
+        new io.omnigraph.api.ErrorDetail.Validation(
+            line > 0 ? (long) line : null, line > 0 ? (long) column : null, null,
+            "schema_" + kind.name().toLowerCase(java.util.Locale.ROOT)),
+        this);
+  }
+
   /** @return the message without the {@code line L:C:} prefix */
   public String detail() {
     return detail;

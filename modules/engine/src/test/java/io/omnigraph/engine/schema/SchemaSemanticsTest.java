@@ -100,6 +100,17 @@ class SchemaSemanticsTest {
   }
 
   @Test
+  void theApiFormCarriesLineColumnAndRule() {
+    assertThatThrownBy(() -> SchemaCompiler.compile("node A {\n  id: String }"))
+        .isInstanceOfSatisfying(SchemaException.class, e -> {
+          io.omnigraph.api.InvalidInputException api = e.toInvalidInput();
+          assertThat(api.detail()).contains(new io.omnigraph.api.ErrorDetail.Validation(2L, 3L, null, "schema_semantic"));
+          assertThat(api.getMessage()).contains("line 2:3: property name 'id'");
+          assertThat(api.getCause()).isSameAs(e);
+        });
+  }
+
+  @Test
   void nearMissesOfReservedNamesAreFine() throws Exception {
     assertThat(SchemaCompiler.compile("node A { _row_id: String rowid: I32 }").node("A").orElseThrow().properties())
         .hasSize(2);

@@ -1,0 +1,169 @@
+package io.omnigraph.engine.load;
+
+import io.omnigraph.engine.schema.Property;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+
+/**
+ * Converts validated {@link TableRows} into Arrow batches with the table's exact schema
+ * (language.md §1.9 column order: {@code id}[, {@code src}, {@code dst}], then properties).
+ */
+public final class ArrowRows {
+  private ArrowRows() {}
+
+  /**
+   * Builds the batches of one table; the caller owns (and must close) every returned root.
+   *
+   * @param rows the table's validated rows
+   * @param allocator where the vectors are allocated
+   * @param maxRowsPerBatch at most this many rows per batch (at least 1)
+   * @return batches in row order; one empty batch if {@code rows} is empty (a valid zero-row overwrite)
+   */
+  public static List<VectorSchemaRoot> toBatches(TableRows rows, BufferAllocator allocator, int maxRowsPerBatch) {
+    if (maxRowsPerBatch < 1) {
+      throw new IllegalArgumentException("maxRowsPerBatch must be at least 1");
+    }
+    List<VectorSchemaRoot> out = new ArrayList<>();
+    List<TableRows.Row> all = rows.rows();
+    try {
+      if (all.isEmpty()) {
+        out.add(batch(rows, all, allocator));
+      }
+      for (int from = 0; from < all.size(); from += maxRowsPerBatch) {
+        out.add(batch(rows, all.subList(from, Math.min(all.size(), from + maxRowsPerBatch)), allocator));
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.forEach(VectorSchemaRoot::close);
+      throw e;
+    }
+  }
+
+  private static VectorSchemaRoot batch(TableRows table, List<TableRows.Row> rows, BufferAllocator allocator) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(table.spec().arrowSchema(), allocator);
+    try {
+      root.allocateNew();
+      int col = 0;
+      VarCharVector id = (VarCharVector) root.getVector(col++);
+      VarCharVector src = table.isEdge() ? (VarCharVector) root.getVector(col++) : null;
+      VarCharVector dst = table.isEdge() ? (VarCharVector) root.getVector(col++) : null;
+      List<Property> props = table.properties();
+      for (int i = 0; i < rows.size(); i++) {
+        TableRows.Row r = rows.get(i);
+        id.setSafe(i, r.id().getBytes(StandardCharsets.UTF_8));
+        if (src != null) {
+          src.setSafe(i, r.src().getBytes(StandardCharsets.UTF_8));
+          dst.setSafe(i, r.dst().getBytes(StandardCharsets.UTF_8));
+        }
+        for (int p = 0; p < props.size(); p++) {
+          set(root.getVector(col + p), props.get(p).type(), i, r.values().get(p));
+        }
+      }
+      root.setRowCount(rows.size());
+      return root;
+    } catch (RuntimeException e) {
+      root.close();
+      throw e;
+    }
+  }
+
+  private static void set(FieldVector v, PropertyType type, int i, Object value) {
+    if (value == null) {
+      if (v instanceof ListVector l) {
+        l.setNull(i);
+      } else if (v instanceof FixedSizeListVector f) {
+        f.setNull(i);
+      } else {
+        setNull(v, i);
+      }
+      return;
+    }
+    if (type instanceof PropertyType.VectorOf) {
+      FixedSizeListVector f = (FixedSizeListVector) v;
+      float[] arr = (float[]) value;
+      int start = f.startNewValue(i);
+      Float4Vector data = (Float4Vector) f.getDataVector();
+      for (int k = 0; k < arr.length; k++) {
+        data.setSafe(start + k, arr[k]);
+      }
+      return;
+    }
+    if (type instanceof PropertyType.ListOf l) {
+      ListVector lv = (ListVector) v;
+      List<?> items = (List<?>) value;
+      int start = lv.startNewValue(i);
+      FieldVector data = lv.getDataVector();
+      for (int k = 0; k < items.size(); k++) {
+        setScalar(data, l.item(), start + k, items.get(k));
+      }
+      lv.endValue(i, items.size());
+      return;
+    }
+    ScalarKind k = type instanceof PropertyType.Scalar s ? s.kind() : ScalarKind.STRING;
+    setScalar(v, k, i, value);
+  }
+
+  private static void setNull(FieldVector v, int i) {
+    // Fixed-width and variable-width vectors all expose setNull on their concrete classes.
+    if (v instanceof VarCharVector x) {
+      x.setNull(i);
+    } else if (v instanceof BitVector x) {
+      x.setNull(i);
+    } else if (v instanceof IntVector x) {
+      x.setNull(i);
+    } else if (v instanceof BigIntVector x) {
+      x.setNull(i);
+    } else if (v instanceof UInt4Vector x) {
+      x.setNull(i);
+    } else if (v instanceof UInt8Vector x) {
+      x.setNull(i);
+    } else if (v instanceof Float4Vector x) {
+      x.setNull(i);
+    } else if (v instanceof Float8Vector x) {
+      x.setNull(i);
+    } else if (v instanceof DateDayVector x) {
+      x.setNull(i);
+    } else if (v instanceof DateMilliVector x) {
+      x.setNull(i);
+    } else if (v instanceof LargeVarBinaryVector x) {
+      x.setNull(i);
+    } else {
+      throw new IllegalStateException("no null setter for " + v.getClass().getSimpleName());
+    }
+  }
+
+  private static void setScalar(FieldVector v, ScalarKind k, int i, Object value) {
+    switch (k) {
+      case STRING -> ((VarCharVector) v).setSafe(i, ((String) value).getBytes(StandardCharsets.UTF_8));
+      case BOOL -> ((BitVector) v).setSafe(i, ((Boolean) value) ? 1 : 0);
+      case I32 -> ((IntVector) v).setSafe(i, (Integer) value);
+      case I64 -> ((BigIntVector) v).setSafe(i, (Long) value);
+      case U32 -> ((UInt4Vector) v).setSafe(i, (int) (long) (Long) value);
+      case U64 -> ((UInt8Vector) v).setSafe(i, (Long) value);
+      case F32 -> ((Float4Vector) v).setSafe(i, (Float) value);
+      case F64 -> ((Float8Vector) v).setSafe(i, (Double) value);
+      case DATE -> ((DateDayVector) v).setSafe(i, (Integer) value);
+      case DATE_TIME -> ((DateMilliVector) v).setSafe(i, (Long) value);
+      case BLOB -> ((LargeVarBinaryVector) v).setSafe(i, (byte[]) value);
+    }
+  }
+}

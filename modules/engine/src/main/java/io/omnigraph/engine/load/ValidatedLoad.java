@@ -1,0 +1,38 @@
+package io.omnigraph.engine.load;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outcome of reading and validating one NDJSON load: every touched table with its rows, node
+ * tables first (schema order), then edge tables. Every row has passed per-value checks, key and
+ * id derivation, duplicate-id, {@code @unique}, referential-integrity and {@code @card} checks
+ * against this load plus the {@link CommittedGraphView}; what remains for the engine is the
+ * strict-insert key conflict against committed rows (append) and the write itself.
+ *
+ * @param tables touched tables (a table appears only if the input had at least one row for it)
+ * @param lines number of non-blank input lines
+ */
+public record ValidatedLoad(List<TableRows> tables, long lines) {
+  public ValidatedLoad {
+    tables = List.copyOf(tables);
+  }
+
+  /**
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @return that table's rows, if touched
+   */
+  public Optional<TableRows> table(String tableKey) {
+    return tables.stream().filter(t -> t.spec().tableKey().equals(tableKey)).findFirst();
+  }
+
+  /** @return total node rows */
+  public long nodeRows() {
+    return tables.stream().filter(t -> !t.isEdge()).mapToLong(TableRows::size).sum();
+  }
+
+  /** @return total edge rows */
+  public long edgeRows() {
+    return tables.stream().filter(TableRows::isEdge).mapToLong(TableRows::size).sum();
+  }
+}
