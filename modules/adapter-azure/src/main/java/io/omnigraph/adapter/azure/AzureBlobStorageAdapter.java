@@ -33,7 +33,9 @@ import io.omnigraph.api.storage.WriteCondition;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,57 +200,80 @@ final class AzureBlobStorageAdapter implements StorageAdapter {
    * continuation token, even after empty pages; the token is the SDK's, never built or parsed
    * (Azurite's is the last name returned, real Azure's an opaque marker). Prefix entries
    * ({@code isPrefix}, which count toward the page size), directory markers and temp names are
-   * skipped.
+   * skipped. The first page is fetched by {@link #list}, later ones as the caller advances, so
+   * entries of earlier pages are handed out before a later page's failure is thrown.
    *
-   * <p>The first page is fetched by {@link #list}; the rest when the caller first asks for an
-   * entry, so a later page's failure is thrown by this listing. Entries are handed out only after
-   * the last page arrived, sorted by {@link StoragePaths#UTF8_ORDER}: Azurite lists in UTF-16
-   * order (a name with U+1F600 before one with U+E000), and sorting here makes the order the
-   * contract's whatever the service does.
+   * <h2>Order</h2>
+   * The contract's order is UTF-8 byte order (= code point order). Azurite lists in UTF-16 code
+   * unit order, which differs only where two names first differ at a surrogate (a code point
+   * above U+FFFF) on one side and a char in U+E000..U+FFFF on the other; e.g. {@code a😀} comes
+   * before {@code a\uE000} in UTF-16 order and after it in UTF-8 order. Both orders agree on every
+   * pair that involves a name without chars at or above U+D800 ("plain"), and every name that
+   * UTF-16 order places between two such disagreeing names shares their prefix and has a char in
+   * U+D800..U+FFFF at the point of difference, so is not plain either. Hence sorting each
+   * maximal run of consecutive non-plain names by UTF-8 order yields the UTF-8 order of the whole
+   * listing, while plain names stream through at once. On a service that already lists in UTF-8
+   * order the sort changes nothing.
    */
   private final class Listing implements ObjectListing {
     private final Iterator<PagedResponse<BlobItem>> pages;
     private final String dir;
-    private final List<String> names = new ArrayList<>();
-    private Iterator<String> sorted;
+    private final ArrayDeque<String> ready = new ArrayDeque<>();
+    private final List<String> nonPlainRun = new ArrayList<>();
+    private Iterator<BlobItem> page = Collections.emptyIterator();
+    private boolean lastPageSeen;
 
     Listing(Iterator<PagedResponse<BlobItem>> pages, String dir) {
       this.pages = pages;
       this.dir = dir;
     }
 
-    /** @return whether a page was fetched (false: the listing is complete) */
-    boolean fetchPage() throws StorageException {
+    /** Fetches the next page; at the end, releases the pending run. */
+    void fetchPage() throws StorageException {
       try {
-        if (!pages.hasNext()) {
-          return false;
+        if (pages.hasNext()) {
+          page = pages.next().getValue().iterator();
+          return;
         }
-        for (BlobItem item : pages.next().getValue()) {
+      } catch (RuntimeException e) {
+        throw AzureFailures.map(e, dir, Op.READ, null, root.container());
+      }
+      lastPageSeen = true;
+      releaseRun();
+    }
+
+    private void releaseRun() {
+      nonPlainRun.sort(StoragePaths.UTF8_ORDER);
+      ready.addAll(nonPlainRun);
+      nonPlainRun.clear();
+    }
+
+    @Override
+    public boolean hasNext() throws StorageException {
+      while (ready.isEmpty()) {
+        if (page.hasNext()) {
+          BlobItem item = page.next();
           if (Boolean.TRUE.equals(item.isPrefix())
               || (item.getMetadata() != null && "true".equalsIgnoreCase(item.getMetadata().get("hdi_isfolder")))) {
             continue;
           }
           String rel = root.relative(item.getName());
-          if (!StoragePaths.isTempName(rel)) {
-            names.add(rel);
+          if (StoragePaths.isTempName(rel)) {
+            continue;
           }
+          if (isPlain(rel)) {
+            releaseRun();
+            ready.add(rel);
+          } else {
+            nonPlainRun.add(rel);
+          }
+        } else if (lastPageSeen) {
+          return false;
+        } else {
+          fetchPage();
         }
-        return true;
-      } catch (RuntimeException e) {
-        throw AzureFailures.map(e, dir, Op.READ, null, root.container());
       }
-    }
-
-    @Override
-    public boolean hasNext() throws StorageException {
-      if (sorted == null) {
-        while (fetchPage()) {
-          // every page, until the service sends no continuation token
-        }
-        names.sort(StoragePaths.UTF8_ORDER);
-        sorted = names.iterator();
-      }
-      return sorted.hasNext();
+      return true;
     }
 
     @Override
@@ -256,8 +281,18 @@ final class AzureBlobStorageAdapter implements StorageAdapter {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      return sorted.next();
+      return ready.poll();
     }
+  }
+
+  /** @return whether {@code name} has no char at or above U+D800 (see {@link Listing}) */
+  static boolean isPlain(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      if (name.charAt(i) >= '\uD800') {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

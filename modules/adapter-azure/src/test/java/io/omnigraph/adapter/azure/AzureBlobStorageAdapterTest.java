@@ -210,16 +210,18 @@ class AzureBlobStorageAdapterTest {
     }
 
     @Test
-    void listingOrderIsUtf8ByteOrder() throws Exception {
+    void listingOrderIsUtf8ByteOrderAcrossPages() throws Exception {
       // U+E000 sorts before U+1F600 in UTF-8 but after it in UTF-16. Azurite lists in UTF-16
-      // order; the adapter sorts, so the contract's order holds on the emulator too.
-      List<String> names = List.of("u/a\uE000", "u/a\uD83D\uDE00", "u/aZ", "u/a~");
+      // order; the adapter restores UTF-8 order while streaming page by page (page size 2 here).
+      StorageAdapter small = open("az://" + container + "/order", Map.of("list-page-size", "2"));
+      List<String> names = List.of("u/a\uE000", "u/a\uD83D\uDE00", "u/aZ", "u/a~", "u/a\uE000x", "u/a\uD83D\uDE00y",
+          "u/b", "u/a\uFFFD", "u/\u4E2D", "u/a\uD83D\uDE00\uE000", "u/a\uD83D\uDE00\uD83D\uDE01", "u/c\uE000", "u/c\uD83D\uDE00", "u/d");
       for (String p : names) {
-        adapter.put(p, b("x"), WriteCondition.overwrite());
+        small.put(p, b("x"), WriteCondition.overwrite());
       }
       List<String> sorted = new ArrayList<>(names);
       sorted.sort(StoragePaths.UTF8_ORDER);
-      assertThat(adapter.list("u").toList()).containsExactlyElementsOf(sorted);
+      assertThat(small.list("u").toList()).containsExactlyElementsOf(sorted);
     }
 
     @Test

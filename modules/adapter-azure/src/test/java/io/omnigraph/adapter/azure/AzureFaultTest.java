@@ -205,8 +205,13 @@ class AzureFaultTest {
     ArmedFault f = proxy.arm(FaultRule.on("GET", listTarget()).nth(3).times(2).then(azureError(500, "InternalError")));
     ObjectListing listing = a.list("d"); // page 1 arrives here
     assertThat(f.fired()).isZero();
-    assertThatThrownBy(listing::hasNext).isInstanceOfSatisfying(StorageException.class,
-        e -> assertThat(e.kind()).isEqualTo(Kind.TRANSIENT));
+    List<String> seen = new ArrayList<>();
+    assertThatThrownBy(() -> {
+      while (listing.hasNext()) {
+        seen.add(listing.next());
+      }
+    }).isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TRANSIENT));
+    assertThat(seen).as("pages 1 and 2 (page size 2) before page 3 failed").containsExactly("d/f0", "d/f1", "d/f2", "d/f3");
     assertThat(f.fired()).isEqualTo(2);
     proxy.disarmAll();
     assertThat(a.list("d").toList()).hasSize(7);

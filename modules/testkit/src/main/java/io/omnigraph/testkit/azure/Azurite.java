@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -221,31 +223,71 @@ public final class Azurite implements AutoCloseable {
    * @throws IllegalStateException when Azurite does not answer 201 (e.g. 409: it exists)
    */
   public void createContainerNamed(String name) {
+    send("PUT", "/" + name, "?restype=container", "\nrestype:container", Map.of(), new byte[0]);
+  }
+
+  /**
+   * Writes a block blob directly (Put Blob, Shared Key authorization), bypassing any adapter: for
+   * tests that plant objects an adapter would never write itself, such as temp-named residue.
+   *
+   * @param container an existing container
+   * @param name the blob name, unencoded ({@code /} separates segments)
+   * @throws IllegalStateException when Azurite does not answer 201
+   */
+  public void putBlob(String container, String name, byte[] bytes) {
+    StringBuilder path = new StringBuilder("/").append(container);
+    for (String segment : name.split("/", -1)) {
+      path.append('/').append(encodeSegment(segment));
+    }
+    send("PUT", path.toString(), "", "", Map.of("x-ms-blob-type", "BlockBlob"), bytes);
+  }
+
+  private void send(String verb, String path, String query, String canonicalQuery, Map<String, String> msHeaders,
+                    byte[] body) {
     String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
-    String version = "2021-08-06";
-    String path = "/" + ACCOUNT_NAME + "/" + name;
-    // Shared Key string-to-sign for a bodiless PUT: verb, eleven empty standard headers, the
-    // canonical x-ms-* headers, then the resource (path-style: account, then the URI path).
-    String toSign = "PUT\n\n\n\n\n\n\n\n\n\n\n\n"
-        + "x-ms-date:" + date + "\nx-ms-version:" + version + "\n"
-        + "/" + ACCOUNT_NAME + path + "\nrestype:container";
-    HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + path + "?restype=container"))
-        .PUT(HttpRequest.BodyPublishers.noBody())
-        .header("x-ms-date", date).header("x-ms-version", version)
-        .header("Authorization", "SharedKey " + ACCOUNT_NAME + ":" + sign(toSign))
-        .timeout(Duration.ofSeconds(30)).build();
+    TreeMap<String, String> headers = new TreeMap<>(msHeaders);
+    headers.put("x-ms-date", date);
+    headers.put("x-ms-version", "2021-08-06");
+    String fullPath = "/" + ACCOUNT_NAME + path;
+    // Shared Key string-to-sign: verb, the eleven standard headers (only Content-Length is set,
+    // and it is empty when 0), the canonical x-ms-* headers sorted by name, then the resource
+    // (path-style: the account, then the URI path as sent) and the canonical query.
+    StringBuilder toSign = new StringBuilder(verb).append("\n\n\n")
+        .append(body.length == 0 ? "" : Integer.toString(body.length)).append("\n\n\n\n\n\n\n\n\n");
+    headers.forEach((k, v) -> toSign.append(k).append(':').append(v).append('\n'));
+    toSign.append('/').append(ACCOUNT_NAME).append(fullPath).append(canonicalQuery);
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + fullPath + query))
+        .method(verb, body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
+        .header("Authorization", "SharedKey " + ACCOUNT_NAME + ":" + sign(toSign.toString()))
+        .timeout(Duration.ofSeconds(30));
+    headers.forEach(request::header);
     HttpResponse<String> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new UncheckedIOException("Create Container " + name + " at " + endpoint + " failed", e);
+      throw new UncheckedIOException(verb + " " + fullPath + " at " + endpoint + " failed", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating container " + name, e);
+      throw new IllegalStateException("interrupted during " + verb + " " + fullPath, e);
     }
     if (response.statusCode() != 201) {
-      throw new IllegalStateException("Create Container " + name + ": HTTP " + response.statusCode() + " " + response.body());
+      throw new IllegalStateException(verb + " " + fullPath + ": HTTP " + response.statusCode() + " " + response.body());
     }
+  }
+
+  /** Percent-encodes one path segment: everything but RFC 3986 unreserved characters. */
+  private static String encodeSegment(String segment) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : segment.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+      }
+    }
+    return out.toString();
   }
 
   private static String sign(String toSign) {

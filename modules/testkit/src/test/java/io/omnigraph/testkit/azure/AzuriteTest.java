@@ -38,6 +38,16 @@ class AzuriteTest {
   }
 
   @Test
+  void putBlobWritesWithoutTheSdkAndTheSdkReadsItBack(Azurite azurite) {
+    String c = azurite.createContainer();
+    azurite.putBlob(c, "dir/odd name#4711+é", "partial".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    azurite.putBlob(c, "dir/empty", new byte[0]);
+    var container = AzuriteClients.containerClient(azurite, c);
+    assertThat(container.getBlobClient("dir/odd name#4711+é").downloadContent().toString()).isEqualTo("partial");
+    assertThat(container.getBlobClient("dir/empty").getProperties().getBlobSize()).isZero();
+  }
+
+  @Test
   void ownInstanceWithDataFolderPersistsThereAndStopsOnClose(@TempDir Path data) {
     Azurite own = Azurite.start(data);
     try (own) {
