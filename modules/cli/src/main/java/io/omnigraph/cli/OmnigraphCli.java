@@ -7,6 +7,7 @@ import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.SchemaCommand;
 import io.omnigraph.cli.command.TckCommand;
+import io.omnigraph.cli.command.VersionCommand;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import picocli.CommandLine;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, TckCommand.class, CommandLine.HelpCommand.class
+      CommitCommand.class, SchemaCommand.class, TckCommand.class, VersionCommand.class,
+      CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

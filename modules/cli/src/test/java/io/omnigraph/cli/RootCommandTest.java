@@ -30,6 +30,16 @@ class RootCommandTest {
   }
 
   @Test
+  void versionCommandMatchesTheVersionFlagAndHasAJsonForm() {
+    CliRun text = CliRun.of("version");
+    CliRun json = CliRun.of("version", "--json");
+
+    assertThat(text.exitCode()).isZero();
+    assertThat(text.out()).isEqualTo(CliRun.of("--version").out());
+    assertThat(Json.parseObject(json.out().strip()).get("version").asText()).isEqualTo(VersionProvider.version());
+  }
+
+  @Test
   void unknownCommandIsAUsageErrorWithExitCodeOne() {
     CliRun run = CliRun.of("frobnicate");
 

@@ -34,7 +34,8 @@ final class ProgressPrinter implements LoadProgressListener {
     String line = String.format(Locale.ROOT, "%s %,d rows, %,.0f rows/s, %.1fs",
         p.finished() ? "loaded" : "loading", p.rowsRead(), p.rowsPerSecond(), p.elapsed().toMillis() / 1000.0);
     if (interactive) {
-      err.print("\r" + line + (p.finished() ? "\n" : ""));
+      // Carriage return, the line, then "erase to end of line" in case the previous one was longer.
+      err.print("\r" + line + "\u001b[K" + (p.finished() ? "\n" : ""));
     } else {
       err.println(line);
     }
