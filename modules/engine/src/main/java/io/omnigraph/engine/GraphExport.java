@@ -1,10 +1,18 @@
 package io.omnigraph.engine;
 
-import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.engine.load.NdjsonExporter;
 import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.schema.TableSpec;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 
-/** One {@link io.omnigraph.api.Graph#export} call. Wired to the NDJSON writer when it lands. */
+/**
+ * One {@link io.omnigraph.api.Graph#export}: every table of one manifest cut, node tables first then
+ * edge tables (schema order), rows in ascending id order, as NDJSON that loads back identically.
+ */
 final class GraphExport {
   private final LanceGraph graph;
   private final ManifestState state;
@@ -15,7 +23,32 @@ final class GraphExport {
   }
 
   void writeTo(OutputStream out) {
-    throw new InternalErrorException("export is not available in this build yet: the NDJSON writer is not wired ("
-        + graph.uri() + " at manifest version " + state.manifestVersion() + ")", null);
+    // The exporter closes its stream; the caller's stream must only be flushed.
+    OutputStream keepOpen = new FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        flush();
+      }
+    };
+    try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
+        NdjsonExporter exporter = new NdjsonExporter(graph.compiledSchema(), keepOpen)) {
+      for (TableSpec t : graph.compiledSchema().tables()) {
+        graph.tables().scanSortedById(committed.snapshot(t.tableKey()), batch -> {
+          try {
+            exporter.write(t.tableKey(), batch);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      }
+      exporter.flush();
+    } catch (IOException | UncheckedIOException e) {
+      throw new StorageFailureException("export failed writing its output: " + e.getMessage(), null, e);
+    }
   }
 }

@@ -1,16 +1,68 @@
 package io.omnigraph.engine;
 
-import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadProgress;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.load.ArrowRows;
+import io.omnigraph.engine.load.GraphLoader;
+import io.omnigraph.engine.load.TableRows;
+import io.omnigraph.engine.load.ValidatedLoad;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.table.KeyedWriteMode;
+import io.omnigraph.engine.table.RetryableCommitConflict;
+import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
-/** One {@link io.omnigraph.api.Graph#load} call. Wired to the NDJSON loader when it lands. */
+/**
+ * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as the seed's "Mutation/load
+ * coarse OCC" describes, minus recovery sidecars (a later issue).
+ *
+ * <ol>
+ *   <li>Capture one manifest cut: the main head and every table's published version.</li>
+ *   <li>Read and validate the whole input against the schema and that cut (no writes). Append and
+ *       merge cap each table at 8,192 rows (and TableStore at 32 MiB) before anything is staged.</li>
+ *   <li>Require every touched table's live Lance HEAD to equal its published version.</li>
+ *   <li>Stage one Lance transaction per touched table (strict insert, upsert or overwrite); no HEAD
+ *       moves.</li>
+ *   <li>Commit each staged transaction exactly (zero retries), then publish ONE graph commit with the
+ *       expected head and table versions.</li>
+ * </ol>
+ * Recovery seam: a sidecar naming the staged transactions would be written between steps 4 and 5
+ * (Phase A) and deleted after the publish (Phase D). Without it, a failure after the first table
+ * commit is reported as {@link RecoveryRequiredException}: the affected table HEADs are past their
+ * published versions and this release cannot repair them automatically.
+ */
 final class GraphLoad {
+  private static final long PROGRESS_INTERVAL_NANOS = 250_000_000L;
+  /** Overwrite batches: large enough that Lance writes few data files. */
+  private static final int OVERWRITE_BATCH_ROWS = 1 << 17;
+
   private final LanceGraph graph;
   private final LoadMode mode;
   private final LoadOptions options;
+  private final long started = System.nanoTime();
+  private long lastReport = started;
 
   GraphLoad(LanceGraph graph, LoadMode mode, LoadOptions options) {
     this.graph = graph;
@@ -19,7 +71,161 @@ final class GraphLoad {
   }
 
   LoadResult run(InputStream in) {
-    throw new InternalErrorException("load is not available in this build yet: the NDJSON loader is not wired ("
-        + mode.wireName() + " into " + graph.uri() + ", actor " + options.actor() + ")", null);
+    TableStore tables = graph.tables();
+    ManifestState state = graph.state();
+    Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
+    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
+      ValidatedLoad validated = validate(in, committed);
+      List<Prepared> prepared = new ArrayList<>();
+      try {
+        for (TableRows rows : validated.tables()) {
+          prepared.add(stage(tables, committed, rows));
+        }
+        String commitId = Ulid.generate();
+        List<ManifestPublisher.TableUpdate> updates = commitAll(tables, committed, prepared, commitId);
+        Map<String, Long> expected = new TreeMap<>();
+        for (Prepared p : prepared) {
+          expected.put(p.spec.tableKey(), p.entry.version());
+        }
+        graph.publisher().publish(new ManifestPublisher.PublishRequest(updates, expected, head,
+            new ManifestPublisher.LineageIntent(commitId, options.actor(), options.message(),
+                OmnigraphEngine.nowMicros())));
+        options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true));
+        Map<String, Long> written = new LinkedHashMap<>();
+        for (Prepared p : prepared) {
+          written.put(p.spec.tableKey(), p.staged.rowsWritten());
+        }
+        return new LoadResult(commitId, mode, validated.lines(), written);
+      } finally {
+        for (Prepared p : prepared) {
+          p.close();
+        }
+      }
+    }
+  }
+
+  private ValidatedLoad validate(InputStream in, CommittedTables committed) {
+    GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, new LanceCommittedView(graph.tables(), committed))
+        .progress(this::reportLines);
+    if (mode != LoadMode.OVERWRITE) {
+      loader.maxRowsPerTable(TableStore.KEYED_WRITE_MAX_ROWS);
+    }
+    try {
+      return loader.load(in);
+    } catch (IOException e) {
+      throw new InvalidInputException("cannot read the load input: " + e.getMessage(), null, e);
+    }
+  }
+
+  private void reportLines(long lines) {
+    long now = System.nanoTime();
+    if (now - lastReport >= PROGRESS_INTERVAL_NANOS) {
+      lastReport = now;
+      options.progress().onProgress(new LoadProgress(lines, elapsed(), false));
+    }
+  }
+
+  private Duration elapsed() {
+    return Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  /** One touched table: its pinned snapshot, batches and staged transaction. */
+  private static final class Prepared implements AutoCloseable {
+    final TableSpec spec;
+    final TableEntry entry;
+    final TableSnapshot snapshot;
+    final List<VectorSchemaRoot> batches;
+    StagedWrite staged;
+
+    Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot, List<VectorSchemaRoot> batches) {
+      this.spec = spec;
+      this.entry = entry;
+      this.snapshot = snapshot;
+      this.batches = batches;
+    }
+
+    @Override
+    public void close() {
+      for (VectorSchemaRoot b : batches) {
+        b.close();
+      }
+    }
+  }
+
+  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows) {
+    TableSpec spec = rows.spec();
+    TableEntry entry = committed.entry(spec.tableKey());
+    TableSnapshot snapshot = committed.snapshot(spec.tableKey());
+    long head = tables.latestVersion(snapshot);
+    if (head != entry.version()) {
+      throw new ConflictException("table " + spec.tableKey() + " has Lance HEAD " + head + " but the graph publishes "
+          + entry.version() + ": an earlier write committed without publishing; the table needs repair",
+          new ErrorDetail.ReadSetConflict("table_head:" + spec.tableKey(), Long.toString(entry.version()),
+              Long.toString(head)));
+    }
+    int batchRows = mode == LoadMode.OVERWRITE ? OVERWRITE_BATCH_ROWS : TableStore.KEYED_WRITE_MAX_ROWS;
+    Prepared p = new Prepared(spec, entry, snapshot, ArrowRows.toBatches(rows, tables.allocator(), batchRows));
+    try {
+      p.staged = switch (mode) {
+        case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.STRICT_INSERT);
+        case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.UPSERT);
+        case OVERWRITE -> tables.stageOverwrite(snapshot, spec.tableKey(), spec.arrowSchema(), p.batches);
+      };
+      return p;
+    } catch (RuntimeException e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private static VectorSchemaRoot single(Prepared p) {
+    // Keyed loads are capped at KEYED_WRITE_MAX_ROWS rows per table, which is also the batch size.
+    if (p.batches.size() != 1) {
+      throw new IllegalStateException("a keyed table load must be one batch, got " + p.batches.size());
+    }
+    return p.batches.get(0);
+  }
+
+  private List<ManifestPublisher.TableUpdate> commitAll(TableStore tables, CommittedTables committed,
+      List<Prepared> prepared, String commitId) {
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    List<String> landed = new ArrayList<>();
+    // Recovery seam (Phase A): the sidecar naming every staged (table, read version, uuid) goes here.
+    for (Prepared p : prepared) {
+      long version;
+      try {
+        version = tables.commitStaged(p.snapshot, p.staged);
+      } catch (RetryableCommitConflict | ConflictException e) {
+        if (landed.isEmpty()) {
+          throw new ConflictException("a concurrent writer committed to " + p.spec.tableKey()
+              + " first; nothing was written, retry the load",
+              new ErrorDetail.ReadSetConflict("table_head:" + p.spec.tableKey(),
+                  Long.toString(p.entry.version()), null), e);
+        }
+        throw partial(commitId, landed, p, e);
+      } catch (OmnigraphException e) {
+        if (landed.isEmpty()) {
+          throw e;
+        }
+        throw partial(commitId, landed, p, e);
+      }
+      landed.add(p.spec.tableKey());
+      long rows;
+      try (TableSnapshot after = tables.openAt(p.snapshot.location(), version)) {
+        rows = tables.countRows(after);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(
+          new io.omnigraph.engine.manifest.TableIdentity(p.spec.stableTableId(), p.spec.tableIncarnationId()),
+          p.spec.tableKey(), version, rows, p.snapshot.location().uri()));
+    }
+    return updates;
+  }
+
+  private static RecoveryRequiredException partial(String commitId, List<String> landed, Prepared failed,
+      RuntimeException cause) {
+    return new RecoveryRequiredException("recovery required for operation " + commitId + ": tables " + landed
+        + " were committed but " + failed.spec.tableKey() + " failed (" + cause.getMessage()
+        + "); nothing was published, and automatic recovery is not part of this release",
+        new ErrorDetail.RecoveryRequired(commitId), cause);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
@@ -44,5 +45,22 @@ class S3GraphTest {
     assertThat(S3.server().client().getObjectAsBytes(b -> b.bucket(uri.substring(5, uri.indexOf('/', 5)))
         .key("graphs/g1/_schema.pg")).asUtf8String()).isEqualTo(GraphLifecycleTest.SCHEMA);
     assertThatThrownBy(() -> Omnigraph.init(uri, GraphLifecycleTest.SCHEMA, options)).isInstanceOf(ConflictException.class);
+  }
+
+  @Test
+  void everyLoadModeAndExportRoundTripOnS3() {
+    try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA, options)) {
+      GraphLoadTest.load(g, LoadMode.OVERWRITE, GraphLoadTest.PEOPLE);
+      GraphLoadTest.load(g, LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"bob\",\"age\":7}}\n");
+      GraphLoadTest.load(g, LoadMode.APPEND, "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n");
+      assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.APPEND, "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n"))
+          .isInstanceOf(ConflictException.class);
+      String exported = GraphLoadTest.export(g);
+      assertThat(GraphLoadTest.sortedLines(exported)).hasSize(5).anyMatch(l -> l.contains("\"age\":7"));
+      assertThat(g.commits()).hasSize(4);
+      try (Graph again = Omnigraph.open(uri, options)) {
+        assertThat(GraphLoadTest.export(again)).isEqualTo(exported);
+      }
+    }
   }
 }

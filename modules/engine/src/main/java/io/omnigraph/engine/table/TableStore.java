@@ -38,6 +38,7 @@ import org.lance.FragmentMetadata;
 import org.lance.ReadOptions;
 import org.lance.Transaction;
 import org.lance.WriteParams;
+import org.lance.ipc.ColumnOrdering;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
@@ -143,6 +144,18 @@ public final class TableStore implements AutoCloseable {
       b.filter(filter);
     }
     scanWith(s, b.build(), batches);
+  }
+
+  /**
+   * Scans the pinned version in ascending {@code id} order (UTF-8 byte order), for deterministic
+   * export. Each batch is only valid during the callback.
+   */
+  public void scanSortedById(TableSnapshot s, Consumer<VectorSchemaRoot> batches) {
+    ColumnOrdering.Builder byId = new ColumnOrdering.Builder();
+    byId.setColumnName(ID);
+    byId.setAscending(true);
+    byId.setNullFirst(false);
+    scanWith(s, new ScanOptions.Builder().setColumnOrderings(List.of(byId.build())).build(), batches);
   }
 
   private void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
@@ -522,15 +535,21 @@ public final class TableStore implements AutoCloseable {
   }
 
   private List<FragmentMetadata> writeFragments(LanceLocation location, List<VectorSchemaRoot> batches) {
-    List<FragmentMetadata> out = new ArrayList<>();
-    for (VectorSchemaRoot b : batches) {
-      if (b.getRowCount() == 0) {
-        continue;
-      }
-      out.addAll(Fragment.write().datasetUri(location.uri()).allocator(allocator).data(b)
-          .storageOptions(location.storageOptions()).execute());
+    List<VectorSchemaRoot> nonEmpty = batches.stream().filter(b -> b.getRowCount() > 0).toList();
+    if (nonEmpty.isEmpty()) {
+      return List.of();
     }
-    return out;
+    if (nonEmpty.size() == 1) {
+      return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(nonEmpty.get(0))
+          .storageOptions(location.storageOptions()).execute();
+    }
+    // Several batches go through one stream, so Lance sizes the data files instead of one file per batch.
+    ArrowReader reader = ArrowBatches.reader(nonEmpty.get(0).getSchema(), nonEmpty, allocator);
+    try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
+      return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(stream)
+          .storageOptions(location.storageOptions()).execute();
+    }
   }
 
   private static RuntimeException commitFailure(String tableKey, RuntimeException e) {
@@ -558,7 +577,8 @@ public final class TableStore implements AutoCloseable {
   private static <T> T lance(String uri, Supplier<T> call) {
     try {
       return call.get();
-    } catch (OmnigraphException | RetryableCommitConflict e) {
+    } catch (OmnigraphException | RetryableCommitConflict | java.io.UncheckedIOException e) {
+      // Engine errors and failures of caller callbacks (scan consumers) pass through unclassified.
       throw e;
     } catch (RuntimeException e) {
       Throwable cause = e instanceof LanceCallFailure ? e.getCause() : e;
