@@ -262,4 +262,17 @@ class S3StorageAdapterTest {
       assertThat(top.lanceLocation("ds").uri()).isEqualTo("s3://" + bucket + "/ds");
     }
   }
+
+  @Test
+  void listingIsInUtf8OrderEvenWhereS3proxyListsInUtf16Order() throws StorageException {
+    String replacement = "\uFFFD"; // UTF-8 EF BF BD
+    String emoji = "\uD83D\uDE00"; // U+1F600, UTF-8 F0 9F 98 80; UTF-16 D83D DE00 sorts before FFFD
+    adapter.put("u/" + replacement, utf8("r"), WriteCondition.overwrite());
+    adapter.put("u/" + emoji, utf8("e"), WriteCondition.overwrite());
+    // the emulator's own order differs from S3's (UTF-8 binary) ...
+    assertThat(server.client().listObjectsV2(b -> b.bucket(bucket).prefix("graphs/g1/u/")).contents())
+        .extracting(o -> o.key()).containsExactly("graphs/g1/u/" + emoji, "graphs/g1/u/" + replacement);
+    // ... and the adapter normalizes to S3's
+    assertThat(adapter.list("u").toList()).containsExactly("u/" + replacement, "u/" + emoji);
+  }
 }

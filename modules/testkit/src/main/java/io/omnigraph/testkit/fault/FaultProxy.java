@@ -59,6 +59,8 @@ public final class FaultProxy implements AutoCloseable {
   private final ExecutorService connections;
   private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
   private final List<ArmedFault> rules = new ArrayList<>(); // guarded by itself
+  private final List<Selector> serialized = new CopyOnWriteArrayList<>();
+  private final ConcurrentHashMap<String, Object> pathLocks = new ConcurrentHashMap<>();
   private final List<RecordedRequest> log = new CopyOnWriteArrayList<>();
   private final List<Throwable> problems = new CopyOnWriteArrayList<>();
   private final AtomicLong sequence = new AtomicLong();
@@ -114,6 +116,35 @@ public final class FaultProxy implements AutoCloseable {
       rules.add(armed);
     }
     return armed;
+  }
+
+  /**
+   * Serializes matching requests per request path: while one such request to a path is being
+   * forwarded and answered, another one to the same path waits. Requests to other paths, and
+   * requests that do not match, are not held up. This makes an upstream whose writes of one object
+   * are not atomic (check-then-write without a lock) behave like one whose writes are.
+   *
+   * @param method an HTTP method, or {@code null} for any
+   * @param targetRegex a pattern the whole raw request target must match
+   */
+  public void serializePerPath(String method, String targetRegex) {
+    serialized.add(new Selector(method, Pattern.compile(targetRegex)));
+  }
+
+  private record Selector(String method, Pattern target) {
+    boolean matches(String m, String t) {
+      return (method == null || method.equalsIgnoreCase(m)) && target.matcher(t).matches();
+    }
+  }
+
+  private Object serialLock(String method, String target) {
+    for (Selector r : serialized) {
+      if (r.matches(method, target)) {
+        int q = target.indexOf('?');
+        return pathLocks.computeIfAbsent(q < 0 ? target : target.substring(0, q), k -> new Object());
+      }
+    }
+    return null;
   }
 
   /** @return every rule armed and not disarmed, in arming order */
@@ -264,7 +295,15 @@ public final class FaultProxy implements AutoCloseable {
             up.close();
             up = null;
           }
-          Outcome outcome = handle(ex, cin, cout, up);
+          Object lock = serialLock(ex.method, ex.target);
+          Outcome outcome;
+          if (lock == null) {
+            outcome = handle(ex, cin, cout, up);
+          } else {
+            synchronized (lock) {
+              outcome = handle(ex, cin, cout, up);
+            }
+          }
           up = outcome.upstream;
           if (outcome.closeClient) {
             return;

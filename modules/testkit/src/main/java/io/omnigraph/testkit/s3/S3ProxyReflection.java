@@ -20,12 +20,12 @@ final class S3ProxyReflection {
   static Object build(URI endpoint, String identity, String credential) {
     try {
       Class<?> blobStores = load("org.gaul.s3proxy.BlobStores");
+      Class<?> blobStoreType = load("org.gaul.s3proxy.blobstore.BlobStore");
       Object blobStore = blobStores.getMethod("create", String.class, Properties.class)
           .invoke(null, "transient", new Properties());
       Class<?> s3proxy = load("org.gaul.s3proxy.S3Proxy");
       Object builder = s3proxy.getMethod("builder").invoke(null);
       Class<?> b = builder.getClass();
-      Class<?> blobStoreType = load("org.gaul.s3proxy.blobstore.BlobStore");
       b.getMethod("blobStore", blobStoreType).invoke(builder, blobStore);
       b.getMethod("endpoint", URI.class).invoke(builder, endpoint);
       @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,5 +1,8 @@
 package io.omnigraph.testkit.s3;
 
+import io.omnigraph.testkit.fault.FaultProxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +19,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link #close()}; or let {@link S3ProxyExtension} do both.
  *
  * <p>Tests isolate themselves with {@link #createBucket()} (a fresh, empty bucket each).
+ *
+ * <p>Clients reach s3proxy through a small front proxy ({@link #endpoint()}) that serializes
+ * the writes (PUT, DELETE) of each object key. s3proxy 4.1.0 checks {@code If-Match} and then
+ * writes without a lock, so concurrent conditional writes of one key could both succeed; on S3
+ * they cannot. With the front, the emulator is linearizable per key as S3 is.
  */
 public final class S3ProxyServer implements AutoCloseable {
   /** The access key id s3proxy accepts; a test value, not a secret. */
@@ -27,15 +35,18 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
   private static final AtomicLong BUCKETS = new AtomicLong();
+  private static final String OBJECT_TARGET = "/[^/?]+/[^?]+(\\?.*)?";
 
   private final Object proxy; // org.gaul.s3proxy.S3Proxy, driven by reflection (see S3ProxyReflection)
+  private final FaultProxy front;
   private final URI endpoint;
   private volatile S3Client client;
   private boolean closed;
 
-  private S3ProxyServer(Object proxy, URI endpoint) {
+  private S3ProxyServer(Object proxy, FaultProxy front) {
     this.proxy = proxy;
-    this.endpoint = endpoint;
+    this.front = front;
+    this.endpoint = front.endpoint();
   }
 
   /**
@@ -64,7 +75,20 @@ public final class S3ProxyServer implements AutoCloseable {
       stopAfterFailedStart(proxy, e);
       throw e;
     }
-    return new S3ProxyServer(proxy, URI.create("http://127.0.0.1:" + S3ProxyReflection.port(proxy)));
+    URI direct = URI.create("http://127.0.0.1:" + S3ProxyReflection.port(proxy));
+    FaultProxy front;
+    try {
+      front = FaultProxy.start(direct);
+    } catch (IOException e) {
+      stopAfterFailedStart(proxy, e);
+      throw new UncheckedIOException("cannot start the front proxy for s3proxy", e);
+    }
+    // s3proxy 4.1.0 evaluates If-Match (and, for some stores, If-None-Match) in its HTTP handler
+    // and then writes, without a lock: two conditional PUTs holding the same ETag can both
+    // succeed. S3 applies each write of a key atomically, so writes of one key are serialized.
+    front.serializePerPath("PUT", OBJECT_TARGET);
+    front.serializePerPath("DELETE", OBJECT_TARGET);
+    return new S3ProxyServer(proxy, front);
   }
 
   private static void stopAfterFailedStart(Object proxy, Exception cause) {
@@ -138,7 +162,11 @@ public final class S3ProxyServer implements AutoCloseable {
         c.close();
       }
     } finally {
-      S3ProxyReflection.stop(proxy);
+      try {
+        front.close();
+      } finally {
+        S3ProxyReflection.stop(proxy);
+      }
     }
   }
 
