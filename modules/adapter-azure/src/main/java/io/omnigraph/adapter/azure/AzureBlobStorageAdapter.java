@@ -99,6 +99,34 @@ final class AzureBlobStorageAdapter implements StorageAdapter {
     }
   }
 
+  /**
+   * Asks for the container's properties once, so that a missing container, an unreachable
+   * endpoint or refused credentials fail at open. A credential that is valid but may not read
+   * container properties (a SAS scoped to blobs, for instance) is not refused here: it may still
+   * be allowed everything the adapter does, and each operation maps its own 403.
+   *
+   * @throws StorageException {@code CONFIGURATION} (missing container, bad endpoint, no
+   *     credential available) or {@code PERMISSION} (the service refused the credential)
+   */
+  void verifyContainer() throws StorageException {
+    try {
+      container.getPropertiesWithResponse(null, null, Context.NONE);
+    } catch (BlobStorageException e) {
+      if (e.getStatusCode() == 403 && !isCredentialRefused(e)) {
+        return;
+      }
+      throw AzureFailures.map(e, null, Op.READ, null, root.container());
+    } catch (RuntimeException e) {
+      throw AzureFailures.map(e, null, Op.READ, null, root.container());
+    }
+  }
+
+  private static boolean isCredentialRefused(BlobStorageException e) {
+    String code = e.getErrorCode() == null ? "" : e.getErrorCode().toString();
+    return code.equals("AuthenticationFailed") || code.equals("InvalidAuthenticationInfo")
+        || code.equals("NoAuthenticationInformation");
+  }
+
   @Override
   public Optional<io.omnigraph.api.storage.StoredObject> readIfExists(String path) throws StorageException {
     BlobClient blob = blob(path);

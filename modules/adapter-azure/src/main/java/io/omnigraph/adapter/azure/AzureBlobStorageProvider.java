@@ -14,9 +14,10 @@ import java.util.Set;
  * connection string), and {@code abfss://container@account.dfs.core.windows.net/prefix}. Options
  * are listed in the README ("Storage adapters: options", Azure); unknown ones are refused.
  *
- * <p>Opening makes no request: a missing container, a bad endpoint or refused credentials surface
- * at the first request as {@code CONFIGURATION} or {@code PERMISSION}, so an adapter can be
- * opened with credentials that may only read or write blobs (a SAS scoped below the container).
+ * <p>Opening makes one request (Get Container Properties), so a missing container, an unreachable
+ * endpoint or a refused credential fail here. A credential the service accepts but that may not
+ * read container properties (a SAS for blobs only) is let through; every operation maps its own
+ * failures, a container deleted later included.
  */
 public final class AzureBlobStorageProvider implements StorageAdapterProvider {
   static final Set<String> SCHEMES = Set.of("az", "abfss");
@@ -31,12 +32,16 @@ public final class AzureBlobStorageProvider implements StorageAdapterProvider {
 
   /**
    * @throws StorageException {@code CONFIGURATION} for a malformed root, an unknown or malformed
-   *     option, contradicting options, or a plain-HTTP endpoint without {@code allow-http=true}
+   *     option, contradicting options, a plain-HTTP endpoint without {@code allow-http=true}, a
+   *     missing container, an unreachable endpoint or no available credential; {@code PERMISSION}
+   *     when the service refuses the credential
    */
   @Override
   public StorageAdapter open(URI root, Map<String, String> options) throws StorageException {
     AzureRoot parsed = AzureRoot.parse(root);
     AzureOptions opts = AzureOptions.parse(parsed, options == null ? Map.of() : options);
-    return new AzureBlobStorageAdapter(parsed, opts);
+    AzureBlobStorageAdapter adapter = new AzureBlobStorageAdapter(parsed, opts);
+    adapter.verifyContainer();
+    return adapter;
   }
 }

@@ -1,5 +1,7 @@
 package io.omnigraph.adapter.azure;
 
+import com.azure.core.exception.ClientAuthenticationException;
+import com.azure.identity.CredentialUnavailableException;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
 import io.omnigraph.api.storage.StorageException;
@@ -46,6 +48,14 @@ final class AzureFailures {
     }
     if (e instanceof BlobStorageException b) {
       return mapStatus(b, path, op, container);
+    }
+    if (e instanceof CredentialUnavailableException) {
+      return new StorageException(Kind.CONFIGURATION, path, "no Azure credential is available (default chain: "
+          + "environment, workload identity, managed identity, Azure CLI, ...); give account-key, sas-token or "
+          + "connection-string, or configure one: " + describe(e), e);
+    }
+    if (e instanceof ClientAuthenticationException) {
+      return new StorageException(Kind.PERMISSION, path, "the Azure credential was refused: " + describe(e), e);
     }
     Throwable root = networkCause(e);
     if (root instanceof UnknownHostException || root instanceof UnresolvedAddressException) {

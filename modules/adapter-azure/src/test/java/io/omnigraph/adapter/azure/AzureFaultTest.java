@@ -133,6 +133,24 @@ class AzureFaultTest {
   }
 
   @Test
+  void openRefusesACredentialTheServiceNamesRefusedButNotOneThatOnlyLacksContainerRights() throws Exception {
+    String props = "/" + Azurite.ACCOUNT_NAME + "/" + container + "\\?restype=container";
+    proxy.arm(FaultRule.on("GET", props).then(azureError(403, "AuthenticationFailed")));
+    assertThat(kindOf(() -> adapter(0))).isEqualTo(Kind.PERMISSION);
+    proxy.arm(FaultRule.on("GET", props).then(azureError(403, "AuthorizationPermissionMismatch")));
+    StorageAdapter a = adapter(0);
+    a.put("k", b("v"), WriteCondition.overwrite());
+    assertThat(a.readText("k")).isEqualTo("v");
+  }
+
+  @Test
+  void openOfAMissingContainerIsConfiguration() {
+    proxy.arm(FaultRule.on("GET", "/" + Azurite.ACCOUNT_NAME + "/" + container + "\\?restype=container")
+        .then(azureError(404, "ContainerNotFound")));
+    assertThat(kindOf(() -> adapter(0))).isEqualTo(Kind.CONFIGURATION);
+  }
+
+  @Test
   void aLostResponseOnAWriteWithoutRetriesIsOutcomeUnknownAndTheWriteTookEffect() throws Exception {
     StorageAdapter a = adapter(0);
     ArmedFault f = proxy.arm(FaultRule.on("PUT", blobTarget("w")).then(new Fault.ForwardThenDrop()));
