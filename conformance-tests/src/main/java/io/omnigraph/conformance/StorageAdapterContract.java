@@ -614,6 +614,48 @@ public abstract class StorageAdapterContract {
     }
 
     @Test
+    void listingAnObjectsOwnPathListsNothing() throws Exception {
+      put("d/x", "1");
+      assertThat(list("d/x")).isEmpty();
+    }
+
+    @Test
+    void listingsMatchAModelAfterARandomMixOfPutsDeletesAndPrefixDeletes() throws Exception {
+      java.util.Random random = new java.util.Random(20_261_202L); // fixed seed: the same sequence on every run
+      java.util.TreeMap<String, String> model = new java.util.TreeMap<>();
+      List<String> dirs = List.of("d", "d/s", "d/s/t", "d/v");
+      List<String> names = List.of("a", "b", "é", "t-1", "u.json", "x y");
+      for (int i = 0; i < 150; i++) {
+        String dir = dirs.get(random.nextInt(dirs.size()));
+        String path = dir + "/" + names.get(random.nextInt(names.size()));
+        int op = random.nextInt(10);
+        if (op < 6) {
+          put(path, "v" + i);
+          model.put(path, "v" + i);
+        } else if (op < 9) {
+          adapter.delete(path);
+          model.remove(path);
+        } else {
+          adapter.deletePrefix(dir);
+          model.keySet().removeIf(k -> k.startsWith(dir + "/"));
+        }
+      }
+      for (String dir : dirs) {
+        List<String> expected = new ArrayList<>();
+        for (String k : model.keySet()) {
+          if (k.substring(0, k.lastIndexOf('/')).equals(dir)) {
+            expected.add(k);
+          }
+        }
+        expected.sort(StoragePaths.UTF8_ORDER);
+        assertThat(list(dir)).as("list(%s)", dir).containsExactlyElementsOf(expected);
+      }
+      for (var e : model.entrySet()) {
+        assertThat(adapter.readText(e.getKey())).isEqualTo(e.getValue());
+      }
+    }
+
+    @Test
     void aListingClosedEarlyReleasesWithoutError() throws Exception {
       put("d/1", "");
       put("d/2", "");
@@ -779,6 +821,19 @@ public abstract class StorageAdapterContract {
       assertThat(adapter.readTextIfExists("p2/keep")).contains("");
       assertThat(adapter.exists("p.json")).isTrue();
       assertThat(list("dir")).containsExactly("dir/keep");
+    }
+
+    @Test
+    void deletePrefixOfTheRootEmptiesTheRoot() throws Exception {
+      put("top", "");
+      put("dir/x", "");
+      put("dir/sub/y", "");
+      adapter.deletePrefix("");
+      assertThat(list("")).isEmpty();
+      assertThat(list("dir")).isEmpty();
+      assertThat(list("dir/sub")).isEmpty();
+      put("dir/again", "the root is still usable");
+      assertThat(list("dir")).containsExactly("dir/again");
     }
 
     @Test

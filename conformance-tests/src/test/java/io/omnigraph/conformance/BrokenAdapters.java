@@ -104,8 +104,8 @@ final class BrokenAdapters {
             for (Path p : s) {
               leaked.add(StoragePaths.join(d, p.getFileName().toString())); // the bug: no temp-name filter
             }
-          } catch (NoSuchFileException e) {
-            // missing directory: nothing extra to leak
+          } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            // no such directory: nothing extra to leak
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
