@@ -151,6 +151,59 @@ public final class ArrowRows {
     }
   }
 
+  /**
+   * Reads one cell back into the loader's value representation (see {@link Values}), so values
+   * read from committed tables compare equal to values the loader produced (e.g. for {@code
+   * @unique} lookups in a {@link CommittedGraphView}).
+   *
+   * @param v a column with the Arrow type {@link io.omnigraph.engine.schema.ArrowSchemas} gives
+   *     {@code type}
+   * @param type the property type
+   * @param i row index
+   * @return the value, or {@code null} for a null cell
+   */
+  public static Object value(FieldVector v, PropertyType type, int i) {
+    if (v.isNull(i)) {
+      return null;
+    }
+    if (type instanceof PropertyType.VectorOf vec) {
+      FixedSizeListVector f = (FixedSizeListVector) v;
+      Float4Vector data = (Float4Vector) f.getDataVector();
+      float[] out = new float[vec.dimension()];
+      for (int k = 0; k < out.length; k++) {
+        out[k] = data.get(i * out.length + k);
+      }
+      return out;
+    }
+    if (type instanceof PropertyType.ListOf l) {
+      ListVector lv = (ListVector) v;
+      int start = lv.getOffsetBuffer().getInt((long) i * ListVector.OFFSET_WIDTH);
+      int end = lv.getOffsetBuffer().getInt((long) (i + 1) * ListVector.OFFSET_WIDTH);
+      List<Object> out = new ArrayList<>(end - start);
+      for (int k = start; k < end; k++) {
+        out.add(scalarValue(lv.getDataVector(), l.item(), k));
+      }
+      return List.copyOf(out);
+    }
+    return scalarValue(v, type instanceof PropertyType.Scalar s ? s.kind() : ScalarKind.STRING, i);
+  }
+
+  private static Object scalarValue(FieldVector v, ScalarKind k, int i) {
+    return switch (k) {
+      case STRING -> new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8);
+      case BOOL -> ((BitVector) v).get(i) != 0;
+      case I32 -> ((IntVector) v).get(i);
+      case I64 -> ((BigIntVector) v).get(i);
+      case U32 -> Integer.toUnsignedLong(((UInt4Vector) v).get(i));
+      case U64 -> ((UInt8Vector) v).get(i);
+      case F32 -> ((Float4Vector) v).get(i);
+      case F64 -> ((Float8Vector) v).get(i);
+      case DATE -> ((DateDayVector) v).get(i);
+      case DATE_TIME -> ((DateMilliVector) v).get(i);
+      case BLOB -> ((LargeVarBinaryVector) v).get(i);
+    };
+  }
+
   private static void setScalar(FieldVector v, ScalarKind k, int i, Object value) {
     switch (k) {
       case STRING -> ((VarCharVector) v).setSafe(i, ((String) value).getBytes(StandardCharsets.UTF_8));

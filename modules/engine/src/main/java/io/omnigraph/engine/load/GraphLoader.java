@@ -15,8 +15,6 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.TableStore;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -72,6 +70,8 @@ public final class GraphLoader {
           .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  // A reader bound to JsonNode once, so each line skips the root-deserializer lookup.
+  private final com.fasterxml.jackson.databind.ObjectReader treeReader = mapper.readerFor(JsonNode.class);
 
   /**
    * @param schema the accepted schema
@@ -130,23 +130,16 @@ public final class GraphLoader {
   public ValidatedLoad load(InputStream in) throws IOException {
     Map<String, TableRows> tables = new LinkedHashMap<>();
     Map<String, Long> observed = new HashMap<>();
-    BufferedInputStream bin = in instanceof BufferedInputStream b ? b : new BufferedInputStream(in, 1 << 16);
-    ByteArrayOutputStream buf = new ByteArrayOutputStream(4096);
-    long lineNo = 0;
+    LineReader lines = new LineReader(in, maxLineBytes);
     long nonBlank = 0;
-    while (true) {
-      buf.reset();
-      lineNo++;
-      boolean eof = readLine(bin, buf, lineNo);
-      if (buf.size() > 0 && !isBlank(buf)) {
-        nonBlank++;
-        parseLine(buf.toByteArray(), lineNo, tables, observed);
-        if (nonBlank % 1024 == 0) {
-          progress.accept(nonBlank);
-        }
+    while (lines.next()) {
+      if (lines.isBlank()) {
+        continue;
       }
-      if (eof) {
-        break;
+      nonBlank++;
+      parseLine(lines.buffer(), lines.length(), lines.lineNumber(), tables, observed);
+      if (nonBlank % 1024 == 0) {
+        progress.accept(nonBlank);
       }
     }
     progress.accept(nonBlank);
@@ -166,38 +159,97 @@ public final class GraphLoader {
     return new ValidatedLoad(ordered, nonBlank);
   }
 
-  private boolean readLine(BufferedInputStream in, ByteArrayOutputStream buf, long lineNo) throws IOException {
-    while (true) {
-      int c = in.read();
-      if (c < 0) {
-        return true;
-      }
-      if (c == '\n') {
-        return false;
-      }
-      if (buf.size() >= maxLineBytes) {
-        throw LoadRule.LINE_TOO_LONG.at(lineNo, null, "line exceeds the maximum of " + maxLineBytes + " bytes");
-      }
-      buf.write(c);
-    }
-  }
+  /** Splits a byte stream into lines without per-byte synchronized reads; enforces the line limit. */
+  private static final class LineReader {
+    private final InputStream in;
+    private final int maxLineBytes;
+    private final byte[] chunk = new byte[1 << 16];
+    private int chunkPos;
+    private int chunkLen;
+    private boolean eof;
+    private byte[] line = new byte[1024];
+    private int lineLen;
+    private long lineNumber;
 
-  private static boolean isBlank(ByteArrayOutputStream buf) {
-    byte[] b = buf.toByteArray();
-    for (byte x : b) {
-      if (x != ' ' && x != '\t' && x != '\r') {
+    LineReader(InputStream in, int maxLineBytes) {
+      this.in = in;
+      this.maxLineBytes = maxLineBytes;
+    }
+
+    /** @return false when the input is exhausted (no further line, not even an empty one) */
+    boolean next() throws IOException {
+      lineLen = 0;
+      if (eof && chunkPos >= chunkLen) {
         return false;
       }
+      lineNumber++;
+      while (true) {
+        if (chunkPos >= chunkLen) {
+          chunkLen = in.read(chunk);
+          chunkPos = 0;
+          if (chunkLen <= 0) {
+            chunkLen = 0;
+            eof = true;
+            return true; // the last line, possibly empty (blank lines are skipped)
+          }
+        }
+        int start = chunkPos;
+        int nl = -1;
+        for (int i = start; i < chunkLen; i++) {
+          if (chunk[i] == '\n') {
+            nl = i;
+            break;
+          }
+        }
+        int end = nl < 0 ? chunkLen : nl;
+        append(start, end - start);
+        chunkPos = nl < 0 ? chunkLen : nl + 1;
+        if (nl >= 0) {
+          return true;
+        }
+      }
     }
-    return true;
+
+    private void append(int from, int n) {
+      if (lineLen + n > maxLineBytes) {
+        throw LoadRule.LINE_TOO_LONG.at(lineNumber, null, "line exceeds the maximum of " + maxLineBytes + " bytes");
+      }
+      if (lineLen + n > line.length) {
+        line = Arrays.copyOf(line, Math.max(lineLen + n, Math.min(maxLineBytes, line.length * 2)));
+      }
+      System.arraycopy(chunk, from, line, lineLen, n);
+      lineLen += n;
+    }
+
+    boolean isBlank() {
+      for (int i = 0; i < lineLen; i++) {
+        byte b = line[i];
+        if (b != ' ' && b != '\t' && b != '\r') {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    byte[] buffer() {
+      return line;
+    }
+
+    int length() {
+      return lineLen;
+    }
+
+    long lineNumber() {
+      return lineNumber;
+    }
   }
 
   // ---- one line ---------------------------------------------------------------------------
 
-  private TableRows.Row parseLine(byte[] bytes, long line, Map<String, TableRows> tables, Map<String, Long> observed) {
+  private TableRows.Row parseLine(byte[] bytes, int length, long line, Map<String, TableRows> tables, Map<String, Long> observed) {
     JsonNode root;
     try {
-      root = mapper.readTree(bytes);
+      root = treeReader.readTree(new java.io.ByteArrayInputStream(bytes, 0, length));
     } catch (JsonProcessingException e) {
       throw LoadRule.INVALID_JSON.at(line, null, "invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -288,7 +340,7 @@ public final class GraphLoader {
     List<Object> values = values(owner, node.name(), node.properties(), data, line, node);
     String explicitId = explicitId(data, line);
     String id;
-    List<String> keyOrder = schema.keyOrder(node);
+    List<String> keyOrder = keyOrderByType.computeIfAbsent(node.name(), n -> schema.keyOrder(node));
     if (!keyOrder.isEmpty()) {
       List<String> members = new ArrayList<>(keyOrder.size());
       for (String k : keyOrder) {
@@ -358,7 +410,7 @@ public final class GraphLoader {
   }
 
   private List<Object> values(String owner, String typeName, List<Property> props, ObjectNode data, long line, NodeType node) {
-    Set<String> keyMembers = node != null && node.key().isPresent() ? new HashSet<>(node.key().get().fields()) : Set.of();
+    Set<String> keyMembers = node == null ? Set.of() : keyMembers(node);
     Object[] out = new Object[props.size()];
     for (int i = 0; i < props.size(); i++) {
       Property p = props.get(i);
@@ -397,6 +449,13 @@ public final class GraphLoader {
   }
 
   private final Map<Constraint.Check, Pattern> patterns = new HashMap<>();
+  private final Map<String, Set<String>> keyMembersByType = new HashMap<>();
+  private final Map<String, List<String>> keyOrderByType = new HashMap<>();
+
+  private Set<String> keyMembers(NodeType node) {
+    return keyMembersByType.computeIfAbsent(node.name(),
+        n -> node.key().map(k -> (Set<String>) new HashSet<>(k.fields())).orElse(Set.of()));
+  }
 
   private Pattern pattern(Constraint.Check c) {
     return patterns.computeIfAbsent(c, Constraint.Check::compiled);

@@ -180,6 +180,34 @@ class GraphLoaderTest {
     }
 
     @Test
+    void blankLinesAndCrlfAreSkippedAndLineNumbersStayExact() {
+      assertRule(LoadRule.UNKNOWN_NODE_TYPE, 4, "type", "unknown node type 'X'",
+          AUTHOR + "\r", "", "   \t", "{\"type\":\"X\"}\r");
+    }
+
+    @Test
+    void aFinalLineWithoutNewlineIsRead() throws Exception {
+      ValidatedLoad l = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY)
+          .load(new ByteArrayInputStream((AUTHOR + "\n" + BOOK).getBytes(StandardCharsets.UTF_8)));
+      assertThat(l.lines()).isEqualTo(2);
+    }
+
+    @Test
+    void linesLongerThanTheReadChunkAreReassembled() throws Exception {
+      String longText = "x".repeat(200_000);
+      ValidatedLoad l = load("{\"type\":\"Note\",\"data\":{\"text\":\"" + longText + "\"}}", AUTHOR);
+      assertThat(l.table("node:Note").orElseThrow().rows().get(0).values().get(0)).isEqualTo(longText);
+      assertThat(l.table("node:Author").orElseThrow().rows().get(0).line()).isEqualTo(2);
+    }
+
+    @Test
+    void anEmptyInputIsAnEmptyLoad() throws Exception {
+      ValidatedLoad l = load("");
+      assertThat(l.tables()).isEmpty();
+      assertThat(l.lines()).isZero();
+    }
+
+    @Test
     void progressIsReportedWithTheLineCount() throws Exception {
       List<Long> seen = new ArrayList<>();
       new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).progress(seen::add)

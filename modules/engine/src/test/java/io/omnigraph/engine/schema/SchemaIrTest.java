@@ -34,6 +34,14 @@ class SchemaIrTest {
   }
 
   @Test
+  void theIdentityOfAFixedSchemaAndDomainIsPinned() throws Exception {
+    // A change detector: if this fails, the IR format or id allocation changed, which changes
+    // every existing graph's accepted schema identity. Bump IR_VERSION or keep the format.
+    assertThat(ir(LIBRARY).hash()).isEqualTo("sha256:05f0d29b2e2736e179fdabb0c86f011579b390ff3a3d213454d0979a2efb718b");
+    assertThat(ir(LIBRARY).shapeHash()).isEqualTo("sha256:cdc36540de9ac2589a938ad2eefc66d8fb7dc63fd22c6349c0832adbd7a5ccaa");
+  }
+
+  @Test
   void theHashHasTheSha256PrefixAndLowercaseHex() throws Exception {
     assertThat(ir(LIBRARY).hash()).matches("sha256:[0-9a-f]{64}");
     assertThat(ir(LIBRARY).shapeHash()).matches("sha256:[0-9a-f]{64}");
