@@ -1,0 +1,174 @@
+package io.omnigraph.conformance;
+
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageAdapterProvider;
+import io.omnigraph.testkit.fault.ArmedFault;
+import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.fault.FaultProxy;
+import io.omnigraph.testkit.fault.FaultRule;
+import io.omnigraph.testkit.s3.S3ProxyServer;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * The S3 adapter's TCK binding: s3proxy in-process, a fresh bucket per test, and every request
+ * through one {@link FaultProxy}, so injected faults pass through the real AWS SDK's retry and
+ * error-mapping paths.
+ *
+ * <p>Listing pages are {@value #PAGE_SIZE} keys ({@code list-page-size}), so the 1,000-child
+ * listing spans ten ListObjectsV2 pages. Each request gets {@value #ATTEMPTS} attempts; a fault
+ * that must outlive the SDK's retries is armed for that many consecutive matching requests.
+ *
+ * <p>How the faults are made: a failing put or delete is S3's {@code 503 SlowDown} on every
+ * attempt (throttling that outlived the retries, nothing applied); a lost put response is
+ * "forward, then drop the response" on every attempt (applied, never acknowledged); a failing
+ * listing page is {@code 403 AccessDenied} for that one ListObjectsV2 request (not retried).
+ */
+final class S3TckBinding implements StorageTckBinding, AutoCloseable {
+  static final int PAGE_SIZE = 100;
+  static final int ATTEMPTS = 3;
+  private static final String ROOT_PREFIX = "tck";
+
+  // path-style targets: /<bucket>?list-type=2..., /<bucket>/<key>[?query]
+  private static final String LIST_TARGET = "/[^/?]+\\?(.*&)?list-type=2(&.*)?";
+  private static final String OBJECT_TARGET = "/[^/?]+/[^?]+(\\?.*)?";
+
+  private final StorageAdapterProvider provider;
+  private final S3ProxyServer server;
+  private final FaultProxy proxy;
+  private final ProxyFaults faults;
+  private final Map<StorageAdapter, String> buckets = new IdentityHashMap<>();
+
+  S3TckBinding(StorageAdapterProvider provider, S3ProxyServer server) throws IOException {
+    this.provider = provider;
+    this.server = server;
+    this.proxy = FaultProxy.start(server.endpoint());
+    this.faults = new ProxyFaults(proxy);
+  }
+
+  @Override
+  public String name() {
+    return "s3";
+  }
+
+  @Override
+  public StorageAdapter openEmptyRoot() throws Exception {
+    String bucket = server.createBucket();
+    StorageAdapter adapter = provider.open(URI.create("s3://" + bucket + "/" + ROOT_PREFIX), Map.of(
+        "endpoint", proxy.endpoint().toString(),
+        "allow-http", "true",
+        "path-style", "true",
+        "region", S3ProxyServer.REGION,
+        "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
+        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY,
+        "list-page-size", Integer.toString(PAGE_SIZE),
+        "max-attempts", Integer.toString(ATTEMPTS)));
+    synchronized (buckets) {
+      buckets.put(adapter, bucket);
+    }
+    return adapter;
+  }
+
+  /**
+   * S3 writes are atomic, so no interrupted write leaves anything behind. What the suite checks
+   * with a residue still matters on S3: an object whose name is a temp name ({@code name#<digits>},
+   * e.g. left by another tool or a file-system sync of a crashed local graph) must be neither
+   * listed nor addressable. This writes exactly such an object, with the real SDK client, next to
+   * {@code path} under the adapter's root.
+   */
+  @Override
+  public Optional<ResidueMaker> residue() {
+    return Optional.of((adapter, path, partialBytes) -> {
+      String bucket;
+      synchronized (buckets) {
+        bucket = buckets.get(adapter);
+      }
+      if (bucket == null) {
+        throw new IllegalArgumentException("adapter was not opened by this binding: " + adapter);
+      }
+      String name = path + "#" + ThreadLocalRandom.current().nextLong(1_000, 1_000_000_000L);
+      server.client().putObject(b -> b.bucket(bucket).key(ROOT_PREFIX + "/" + name), RequestBody.fromBytes(partialBytes));
+      return name;
+    });
+  }
+
+  @Override
+  public Optional<FaultController> faults() {
+    return Optional.of(faults);
+  }
+
+  /** @return failures of the proxy itself (never expected) */
+  List<Throwable> proxyProblems() {
+    return proxy.problems();
+  }
+
+  @Override
+  public void close() {
+    proxy.close();
+  }
+
+  /** {@link FaultController} on the binding's {@link FaultProxy}. */
+  static final class ProxyFaults implements FaultController {
+    private final FaultProxy proxy;
+    private final List<ArmedFault> armed = new ArrayList<>();
+
+    ProxyFaults(FaultProxy proxy) {
+      this.proxy = proxy;
+    }
+
+    private synchronized void arm(FaultRule rule) {
+      armed.add(proxy.arm(rule));
+    }
+
+    @Override
+    public void failListPage(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("page numbers start at 1: " + n);
+      }
+      arm(FaultRule.on("GET", LIST_TARGET).nth(n)
+          .then(Fault.s3Error(403, "AccessDenied", "injected fault: listing page " + n)));
+    }
+
+    @Override
+    public void failNextPut() {
+      arm(FaultRule.on("PUT", OBJECT_TARGET).times(ATTEMPTS)
+          .then(Fault.s3Error(503, "SlowDown", "injected fault: put")));
+    }
+
+    @Override
+    public void failNextDelete() {
+      arm(FaultRule.on("DELETE", OBJECT_TARGET).times(ATTEMPTS)
+          .then(Fault.s3Error(503, "SlowDown", "injected fault: delete")));
+    }
+
+    @Override
+    public void applyNextPutThenFail() {
+      arm(FaultRule.on("PUT", OBJECT_TARGET).times(ATTEMPTS).then(Fault.forwardThenDrop()));
+    }
+
+    @Override
+    public synchronized List<String> unfired() {
+      List<String> out = new ArrayList<>();
+      for (ArmedFault f : armed) {
+        if (f.fired() == 0 && !f.disarmed()) {
+          out.add(f.toString());
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public synchronized void reset() {
+      armed.forEach(ArmedFault::disarm);
+      armed.clear();
+      proxy.disarmAll();
+    }
+  }
+}
