@@ -49,10 +49,17 @@ import java.util.regex.Pattern;
  * the load; {@code MERGE} keeps the last row for an id. {@code OVERWRITE} ignores committed rows of
  * the tables it touches (they are being replaced) for referential integrity, uniqueness and
  * cardinality, and refuses to orphan committed edges of untouched edge types.
+ *
+ * <p>{@code @card} is checked for the sources of the edges in this load (committed + pending
+ * count), as in the reference: sources that get no edge are not re-checked, and in merge mode a
+ * committed edge whose id is re-loaded with a different {@code from} is not re-counted against its
+ * old source.
  */
 public final class GraphLoader {
   /** Default maximum bytes of one input line (32 MiB). */
   public static final int DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+  /** Default maximum JSON tokens of one input line (language.md §3.3 structural slots). */
+  public static final long DEFAULT_MAX_LINE_TOKENS = 131_072;
 
   private static final Set<String> RESERVED =
       Set.of("_rowid", "_rowaddr", "_rowoffset", "_row_created_at_version", "_row_last_updated_at_version", "_tombstone");
@@ -65,13 +72,20 @@ public final class GraphLoader {
   private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
   private long maxRowsPerTable = Long.MAX_VALUE;
   private LongConsumer progress = n -> {};
-  private final ObjectMapper mapper =
-      new ObjectMapper()
-          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private long maxLineTokens = DEFAULT_MAX_LINE_TOKENS;
+  private ObjectMapper mapper = mapper(DEFAULT_MAX_LINE_TOKENS);
   // A reader bound to JsonNode once, so each line skips the root-deserializer lookup.
-  private final com.fasterxml.jackson.databind.ObjectReader treeReader = mapper.readerFor(JsonNode.class);
+  private com.fasterxml.jackson.databind.ObjectReader treeReader = mapper.readerFor(JsonNode.class);
+
+  private static ObjectMapper mapper(long maxTokens) {
+    com.fasterxml.jackson.core.JsonFactory factory = com.fasterxml.jackson.core.JsonFactory.builder()
+        .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxTokenCount(maxTokens).build())
+        .build();
+    return new ObjectMapper(factory)
+        .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  }
 
   /**
    * @param schema the accepted schema
@@ -93,6 +107,20 @@ public final class GraphLoader {
       throw new IllegalArgumentException("maxLineBytes must be positive");
     }
     this.maxLineBytes = bytes;
+    return this;
+  }
+
+  /**
+   * @param tokens maximum JSON tokens per line (field names, values, brackets)
+   * @return this
+   */
+  public GraphLoader maxLineTokens(long tokens) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException("maxLineTokens must be positive");
+    }
+    this.maxLineTokens = tokens;
+    this.mapper = mapper(tokens);
+    this.treeReader = mapper.readerFor(JsonNode.class);
     return this;
   }
 
@@ -250,6 +278,8 @@ public final class GraphLoader {
     JsonNode root;
     try {
       root = treeReader.readTree(new java.io.ByteArrayInputStream(bytes, 0, length));
+    } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+      throw LoadRule.TOO_MANY_TOKENS.at(line, null, "line has more than " + maxLineTokens + " JSON tokens");
     } catch (JsonProcessingException e) {
       throw LoadRule.INVALID_JSON.at(line, null, "invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {

@@ -14,6 +14,8 @@ public enum LoadRule {
   INVALID_JSON("invalid_json"),
   /** A line is longer than the per-line byte limit. */
   LINE_TOO_LONG("line_too_long"),
+  /** A line has more JSON tokens than the per-line limit (131,072 by default). */
+  TOO_MANY_TOKENS("too_many_tokens"),
   /** The envelope is malformed: not exactly one of type/edge, a non-string member, unknown member. */
   INVALID_ENVELOPE("invalid_envelope"),
   /** A reserved physical name was used as an envelope or data field. */

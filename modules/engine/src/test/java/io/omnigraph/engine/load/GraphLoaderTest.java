@@ -51,7 +51,7 @@ class GraphLoaderTest {
       node Edition { author: String year: I32 @key(author, year) }
       edge Wrote: Author -> Book { role: String? }
       edge Cites: Book -> Book @card(0..2)
-      edge Likes: Author -> Author @card(1..) { @unique(src, dst) }
+      edge Likes: Author -> Author @card(2..) { @unique(src, dst) }
       """;
 
   static final CompiledSchema COMPILED = compile();
@@ -276,6 +276,17 @@ class GraphLoaderTest {
     }
 
     @Test
+    void aLineWithTooManyJsonTokensIsRefused() {
+      String many = "{\"type\":\"Author\",\"data\":{\"handle\":\"h\",\"full_name\":\"f\",\"tags\":[" + "\"t\",".repeat(60) + "\"t\"]}}";
+      assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).maxLineTokens(50)
+              .load(new ByteArrayInputStream((AUTHOR + "\n" + many).getBytes(StandardCharsets.UTF_8))))
+          .isInstanceOfSatisfying(InvalidInputException.class, e -> {
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).rule()).isEqualTo("too_many_tokens");
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).line()).isEqualTo(2L);
+          });
+    }
+
+    @Test
     void anOverlongLineIsRefusedBeforeParsing() {
       assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).maxLineBytes(40)
               .load(new ByteArrayInputStream((AUTHOR + "\n").getBytes(StandardCharsets.UTF_8))))
@@ -329,7 +340,7 @@ class GraphLoaderTest {
 
     @Test
     void parallelEdgesViolateUniqueSrcDst() {
-      MapGraphView view = new MapGraphView().node("Author", "a", "b");
+      MapGraphView view = new MapGraphView().node("Author", "a", "b").edge("Likes", "l0", "a", "a");
       assertRule(LoadRule.UNIQUE_VIOLATION, 2, "src,dst", "@unique violation on Likes.src,dst", LoadMode.APPEND, view,
           "{\"edge\":\"Likes\",\"from\":\"a\",\"to\":\"b\"}", "{\"edge\":\"Likes\",\"from\":\"a\",\"to\":\"b\"}");
     }
@@ -400,12 +411,16 @@ class GraphLoaderTest {
     }
 
     @Test
-    void tooFewOutgoingEdgesOfTouchedSourcesViolateTheMinimum() {
-      // Likes is @card(1..): a touched source always has >= 1, so the minimum can only fail when a
-      // merge replaces edges; with min 1 and one pending edge this passes, proving min is counted.
+    void tooFewOutgoingEdgesOfATouchedSourceViolateTheMinimum() {
       MapGraphView view = new MapGraphView().node("Author", "a", "b");
-      org.assertj.core.api.Assertions.assertThatCode(
-          () -> load(LoadMode.APPEND, view, "{\"edge\":\"Likes\",\"from\":\"a\",\"to\":\"b\"}")).doesNotThrowAnyException();
+      assertRule(LoadRule.CARDINALITY_VIOLATION, 1, "from", "@card violation on edge Likes: source 'a' has 1 edges (min 2)",
+          LoadMode.APPEND, view, "{\"edge\":\"Likes\",\"from\":\"a\",\"to\":\"b\"}");
+    }
+
+    @Test
+    void committedEdgesCountTowardsTheMinimum() throws Exception {
+      MapGraphView view = new MapGraphView().node("Author", "a", "b", "c").edge("Likes", "l0", "a", "c");
+      assertThat(load(LoadMode.APPEND, view, "{\"edge\":\"Likes\",\"from\":\"a\",\"to\":\"b\"}").edgeRows()).isEqualTo(1);
     }
 
     @Test
