@@ -1,5 +1,7 @@
 package io.omnigraph.api;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -9,12 +11,16 @@ import java.util.Objects;
  * @param commitId the id of the graph commit the load published
  * @param mode the load mode
  * @param rowsRead input rows read
- * @param rowsByTable rows written per table key ({@code node:Person}, {@code edge:Knows}), sorted
+ * @param rowsByTable rows written per table key ({@code node:Person}, {@code edge:Knows})
+ * @param phaseNanos wall time per phase, in execution order ({@code validate}, {@code stage},
+ *     {@code commit}, {@code publish}), for diagnostics; the set of phases may grow
  */
-public record LoadResult(String commitId, LoadMode mode, long rowsRead, Map<String, Long> rowsByTable) {
+public record LoadResult(String commitId, LoadMode mode, long rowsRead, Map<String, Long> rowsByTable,
+    Map<String, Long> phaseNanos) {
   public LoadResult {
     Objects.requireNonNull(commitId, "commitId");
     Objects.requireNonNull(mode, "mode");
     rowsByTable = Map.copyOf(rowsByTable);
+    phaseNanos = Collections.unmodifiableMap(new LinkedHashMap<>(phaseNanos));
   }
 }

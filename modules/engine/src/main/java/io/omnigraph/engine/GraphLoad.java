@@ -74,15 +74,23 @@ final class GraphLoad {
     TableStore tables = graph.tables();
     ManifestState state = graph.state();
     Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
+    Map<String, Long> phases = new LinkedHashMap<>();
     try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
+      long t0 = System.nanoTime();
       ValidatedLoad validated = validate(in, committed);
+      long t1 = System.nanoTime();
+      phases.put("validate", t1 - t0);
       List<Prepared> prepared = new ArrayList<>();
       try {
         for (TableRows rows : validated.tables()) {
           prepared.add(stage(tables, committed, rows));
         }
+        long t2 = System.nanoTime();
+        phases.put("stage", t2 - t1);
         String commitId = Ulid.generate();
         List<ManifestPublisher.TableUpdate> updates = commitAll(tables, committed, prepared, commitId);
+        long t3 = System.nanoTime();
+        phases.put("commit", t3 - t2);
         Map<String, Long> expected = new TreeMap<>();
         for (Prepared p : prepared) {
           expected.put(p.spec.tableKey(), p.entry.version());
@@ -90,12 +98,13 @@ final class GraphLoad {
         graph.publisher().publish(new ManifestPublisher.PublishRequest(updates, expected, head,
             new ManifestPublisher.LineageIntent(commitId, options.actor(), options.message(),
                 OmnigraphEngine.nowMicros())));
+        phases.put("publish", System.nanoTime() - t3);
         options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true));
         Map<String, Long> written = new LinkedHashMap<>();
         for (Prepared p : prepared) {
           written.put(p.spec.tableKey(), p.staged.rowsWritten());
         }
-        return new LoadResult(commitId, mode, validated.lines(), written);
+        return new LoadResult(commitId, mode, validated.lines(), written, phases);
       } finally {
         for (Prepared p : prepared) {
           p.close();
