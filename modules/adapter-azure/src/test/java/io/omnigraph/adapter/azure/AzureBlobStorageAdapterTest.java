@@ -326,6 +326,23 @@ class AzureBlobStorageAdapterTest {
     }
 
     @Test
+    void developmentStorageConnectionStringWithAnEndpointOverrideReachesAzurite() throws Exception {
+      StorageAdapter a = StorageAdapters.open(URI.create("az://" + container + "/dev"), Map.of(
+          "connection-string", "UseDevelopmentStorage=true", "endpoint", azurite().blobEndpoint(), "allow-http", "true"));
+      opened.add(a);
+      a.put("k", b("v"), WriteCondition.overwrite());
+      assertThat(raw().getBlobClient("dev/k").downloadContent().toString()).isEqualTo("v");
+    }
+
+    @Test
+    void theDefaultCredentialChainIsRefusedOverPlainHttp() {
+      // No key, SAS or connection string means bearer tokens, which must not travel over http.
+      assertThatThrownBy(() -> StorageAdapters.open(URI.create("az://" + container), Map.of(
+              "account", Azurite.ACCOUNT_NAME, "endpoint", azurite().blobEndpoint(), "allow-http", "true")))
+          .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CONFIGURATION));
+    }
+
+    @Test
     void abfssRootNamesTheAccountInTheHost() throws Exception {
       StorageAdapter a = open("abfss://" + container + "@devstoreaccount1.dfs.core.windows.net/abfs", Map.of());
       a.put("k", b("v"), WriteCondition.overwrite());
