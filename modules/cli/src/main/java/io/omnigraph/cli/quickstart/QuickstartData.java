@@ -50,7 +50,7 @@ public final class QuickstartData {
 
   static final int AUTHORS = 40;
   static final int BOOKS = 200;
-  static final int READERS = 100;
+  static final int READERS = 125;
   static final int READS_PER_READER = 3;
   static final int CITING_BOOKS = 60;
   /** Every row of the demo: nodes, then edges. */
