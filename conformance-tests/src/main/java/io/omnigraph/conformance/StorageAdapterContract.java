@@ -133,24 +133,29 @@ public abstract class StorageAdapterContract {
     return n;
   }
 
+  /** @return {@code s} encoded as UTF-8 */
   protected static byte[] utf8(String s) {
     return s.getBytes(UTF_8);
   }
 
+  /** Writes {@code text} to {@code path} unconditionally; @return the new version token */
   protected final String put(String path, String text) throws StorageException {
     return adapter.put(path, utf8(text), WriteCondition.overwrite());
   }
 
+  /** @return the complete listing of {@code dir} (any page failure throws) */
   protected final List<String> list(String dir) throws StorageException {
     return adapter.list(dir).toList();
   }
 
+  /** Runs {@code call}, fails the test unless it throws a {@link StorageException}; @return that exception */
   protected static StorageException storageFailure(ThrowingCallable call) {
     StorageException e = catchThrowableOfType(StorageException.class, call);
     assertThat(e).as("expected a StorageException").isNotNull();
     return e;
   }
 
+  /** Fails the test unless {@code call} throws a {@link StorageException} of {@code kind}. */
   protected static void assertKind(ThrowingCallable call, Kind kind) {
     assertThat(storageFailure(call).kind()).isEqualTo(kind);
   }
@@ -168,6 +173,7 @@ public abstract class StorageAdapterContract {
     return paths;
   }
 
+  /** One unit of concurrent work; {@code index} tells the tasks of one batch apart. */
   interface Task<T> {
     T run(int index) throws Exception;
   }

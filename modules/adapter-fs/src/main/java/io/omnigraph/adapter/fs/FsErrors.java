@@ -28,7 +28,11 @@ final class FsErrors {
       return Kind.PERMISSION;
     }
     if (e instanceof NoSuchFileException) {
-      return Kind.NOT_FOUND;
+      // Every caller handles "the object is not there" itself (empty read, false, empty listing,
+      // idempotent delete). A NoSuchFileException that still reaches here means a directory on the
+      // path vanished mid-operation (a concurrent deletePrefix): nothing was written, and a retry
+      // recreates the directory.
+      return Kind.TRANSIENT;
     }
     // EROFS has no dedicated exception type in java.nio.file; its strerror text is stable on every
     // POSIX libc. A write refused by a read-only mount is a permission problem, not a transient one.
