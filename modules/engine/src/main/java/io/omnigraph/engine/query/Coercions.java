@@ -1,0 +1,443 @@
+package io.omnigraph.engine.query;
+
+import io.omnigraph.engine.query.QueryAst.BoolLit;
+import io.omnigraph.engine.query.QueryAst.DateLit;
+import io.omnigraph.engine.query.QueryAst.DateTimeLit;
+import io.omnigraph.engine.query.QueryAst.FloatLit;
+import io.omnigraph.engine.query.QueryAst.IntLit;
+import io.omnigraph.engine.query.QueryAst.ListLit;
+import io.omnigraph.engine.query.QueryAst.Literal;
+import io.omnigraph.engine.query.QueryAst.StringLit;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Conversions between written values and the engine's in-memory representation of column values,
+ * which is the loader's ({@code io.omnigraph.engine.load.Values}): String and enum → {@link
+ * String}; Bool → {@link Boolean}; I32 → {@link Integer}; I64 → {@link Long}; U32 → {@link Long}
+ * (0 .. 2^32-1); U64 → {@link Long} holding the unsigned 64-bit pattern; F32 → {@link Float}; F64 →
+ * {@link Double}; Date → {@link Integer} epoch days; DateTime → {@link Long} epoch milliseconds (UTC);
+ * Vector(n) → {@code float[n]}; {@code [T]} → unmodifiable {@code List} of T's representation; Blob
+ * → {@code byte[]}. Null is {@code null}.
+ */
+public final class Coercions {
+  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final BigInteger U32_MAX = BigInteger.valueOf(0xffff_ffffL);
+
+  private Coercions() {}
+
+  // ---- representation checks -------------------------------------------------------------
+
+  /**
+   * Checks that a non-null value is in the representation of a column's type.
+   *
+   * @param column the column
+   * @param value a non-null value
+   * @throws IllegalArgumentException if it is not (a programming error, not a user error)
+   */
+  public static void requireRepresentation(ColumnRef column, Object value) {
+    if (!isRepresentation(column.type(), value)) {
+      throw new IllegalArgumentException(
+          "value " + describe(value) + " (" + value.getClass().getSimpleName() + ") is not a "
+              + column.type().spelling() + " value for column '" + column.name() + "'");
+    }
+  }
+
+  static boolean isRepresentation(PropertyType type, Object value) {
+    if (type instanceof PropertyType.EnumOf e) {
+      return value instanceof String s && e.values().contains(s);
+    }
+    if (type instanceof PropertyType.VectorOf v) {
+      return value instanceof float[] f && f.length == v.dimension();
+    }
+    if (type instanceof PropertyType.ListOf l) {
+      if (!(value instanceof List<?> list)) {
+        return false;
+      }
+      for (Object item : list) {
+        if (item == null || !isScalarRepresentation(l.item(), item)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return isScalarRepresentation(((PropertyType.Scalar) type).kind(), value);
+  }
+
+  private static boolean isScalarRepresentation(ScalarKind k, Object v) {
+    return switch (k) {
+      case STRING -> v instanceof String;
+      case BOOL -> v instanceof Boolean;
+      case I32, DATE -> v instanceof Integer;
+      case I64, U64, DATE_TIME -> v instanceof Long;
+      case U32 -> v instanceof Long l && l >= 0 && l <= 0xffff_ffffL;
+      case F32 -> v instanceof Float;
+      case F64 -> v instanceof Double;
+      case BLOB -> v instanceof byte[];
+    };
+  }
+
+  // ---- literals (check time) ------------------------------------------------------------
+
+  /**
+   * Converts a literal written for a column into the column's representation.
+   *
+   * @param lit the literal
+   * @param column the target column
+   * @param target how to name the column in messages, e.g. {@code Book.year}
+   * @return the value
+   * @throws QueryException T3 when the literal does not fit the column's type
+   */
+  static Object literal(Literal lit, ColumnRef column, String target) throws QueryException {
+    PropertyType type = column.type();
+    if (type instanceof PropertyType.EnumOf e) {
+      if (!(lit instanceof StringLit s)) {
+        throw mismatch(lit, target, type);
+      }
+      if (!e.values().contains(s.value())) {
+        throw new QueryException(QueryException.Code.T3, lit.pos(),
+            "invalid enum value '" + s.value() + "' for " + target + " (expected: " + String.join(", ", e.values()) + ")");
+      }
+      return s.value();
+    }
+    if (type instanceof PropertyType.VectorOf v) {
+      if (!(lit instanceof ListLit list)) {
+        throw mismatch(lit, target, type);
+      }
+      if (list.items().size() != v.dimension()) {
+        throw new QueryException(QueryException.Code.T3, lit.pos(),
+            "vector literal for " + target + " has " + list.items().size() + " values, expected " + v.dimension());
+      }
+      float[] out = new float[v.dimension()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = (Float) scalarLiteral(list.items().get(i), ScalarKind.F32, target + " item");
+      }
+      return out;
+    }
+    if (type instanceof PropertyType.ListOf l) {
+      if (!(lit instanceof ListLit list)) {
+        throw new QueryException(QueryException.Code.T3, lit.pos(),
+            target + " is a list " + type.spelling() + "; write a list literal [..] (got " + describeLiteral(lit) + ")");
+      }
+      List<Object> out = new ArrayList<>(list.items().size());
+      for (Literal item : list.items()) {
+        out.add(scalarLiteral(item, l.item(), target + " item"));
+      }
+      return List.copyOf(out);
+    }
+    return scalarLiteral(lit, ((PropertyType.Scalar) type).kind(), target);
+  }
+
+  private static Object scalarLiteral(Literal lit, ScalarKind k, String target) throws QueryException {
+    PropertyType type = new PropertyType.Scalar(k);
+    if (lit instanceof ListLit) {
+      throw new QueryException(QueryException.Code.T3, lit.pos(),
+          target + " has type " + k.spelling() + "; a list literal does not fit (nested or misplaced list)");
+    }
+    switch (k) {
+      case STRING -> {
+        if (lit instanceof StringLit s) {
+          return requireWellFormed(s.value(), lit, target);
+        }
+      }
+      case BOOL -> {
+        if (lit instanceof BoolLit b) {
+          return b.value();
+        }
+      }
+      case I32, I64, U32, U64 -> {
+        if (lit instanceof IntLit i) {
+          Object v = integral(i.value(), k);
+          if (v == null) {
+            throw new QueryException(QueryException.Code.T3, lit.pos(),
+                "integer " + i.value() + " is out of range for " + target + " (" + k.spelling() + ")");
+          }
+          return v;
+        }
+        if (lit instanceof FloatLit) {
+          throw new QueryException(QueryException.Code.T3, lit.pos(),
+              target + " has integer type " + k.spelling() + "; a decimal literal does not fit");
+        }
+      }
+      case F32, F64 -> {
+        BigDecimal d = lit instanceof IntLit i ? new BigDecimal(i.value()) : lit instanceof FloatLit f ? f.value() : null;
+        if (d != null) {
+          Object v = floating(d, k);
+          if (v == null) {
+            throw new QueryException(QueryException.Code.T3, lit.pos(),
+                "number " + d.toPlainString() + " is not finite as " + k.spelling() + " for " + target);
+          }
+          return v;
+        }
+      }
+      case DATE -> {
+        if (lit instanceof DateLit d) {
+          Integer days = parseDate(d.text());
+          if (days == null) {
+            throw new QueryException(QueryException.Code.T3, lit.pos(),
+                "date(\"" + d.text() + "\") is not a valid date (expected \"YYYY-MM-DD\")");
+          }
+          return days;
+        }
+        if (lit instanceof StringLit s) {
+          throw new QueryException(QueryException.Code.T3, lit.pos(),
+              target + " has type Date; write date(\"" + s.value() + "\") instead of a string");
+        }
+      }
+      case DATE_TIME -> {
+        if (lit instanceof DateTimeLit d) {
+          Long ms = parseDateTime(d.text());
+          if (ms == null) {
+            throw new QueryException(QueryException.Code.T3, lit.pos(),
+                "datetime(\"" + d.text() + "\") is not a valid date-time (expected RFC 3339, e.g. \"2024-05-01T12:00:00Z\")");
+          }
+          return ms;
+        }
+        if (lit instanceof StringLit s) {
+          throw new QueryException(QueryException.Code.T3, lit.pos(),
+              target + " has type DateTime; write datetime(\"" + s.value() + "\") instead of a string");
+        }
+      }
+      case BLOB -> throw new QueryException(QueryException.Code.T3, lit.pos(),
+          target + " has type Blob; Blob values can only be passed as a Blob parameter (\"base64:<data>\")");
+      default -> throw new IllegalStateException("unhandled scalar " + k);
+    }
+    throw mismatch(lit, target, type);
+  }
+
+  private static String requireWellFormed(String s, Literal lit, String target) throws QueryException {
+    String problem = utf16Problem(s);
+    if (problem != null) {
+      throw new QueryException(QueryException.Code.T3, lit.pos(), "string for " + target + " " + problem);
+    }
+    return s;
+  }
+
+  /** @return null if {@code s} is well-formed UTF-16 (no unpaired surrogate), else a description */
+  static String utf16Problem(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return "contains an unpaired surrogate U+" + String.format("%04X", (int) c) + " at index " + i;
+      }
+      if (Character.isLowSurrogate(c)) {
+        return "contains an unpaired surrogate U+" + String.format("%04X", (int) c) + " at index " + i;
+      }
+    }
+    return null;
+  }
+
+  private static QueryException mismatch(Literal lit, String target, PropertyType type) {
+    return new QueryException(QueryException.Code.T3, lit.pos(),
+        target + " has type " + type.spelling() + "; " + describeLiteral(lit) + " does not fit");
+  }
+
+  static String describeLiteral(Literal lit) {
+    if (lit instanceof StringLit s) {
+      return "string \"" + s.value() + "\"";
+    }
+    if (lit instanceof IntLit i) {
+      return "integer " + i.value();
+    }
+    if (lit instanceof FloatLit f) {
+      return "number " + f.value().toPlainString();
+    }
+    if (lit instanceof BoolLit b) {
+      return "bool " + b.value();
+    }
+    if (lit instanceof DateLit d) {
+      return "date(\"" + d.text() + "\")";
+    }
+    if (lit instanceof DateTimeLit d) {
+      return "datetime(\"" + d.text() + "\")";
+    }
+    return "a list literal";
+  }
+
+  // ---- parameters (check and bind time) ---------------------------------------------------
+
+  /**
+   * @param param the declared parameter type
+   * @param column the column the parameter's value is written to or compared with
+   * @return null if a value of the parameter's type can be converted to the column's type, else why not
+   */
+  static String paramIncompatibility(PropertyType param, ColumnRef column) {
+    PropertyType col = column.type();
+    boolean ok;
+    if (col instanceof PropertyType.EnumOf) {
+      ok = param instanceof PropertyType.Scalar s && s.kind() == ScalarKind.STRING;
+    } else if (col instanceof PropertyType.VectorOf v) {
+      ok = (param instanceof PropertyType.VectorOf pv && pv.dimension() == v.dimension())
+          || (param instanceof PropertyType.ListOf pl && pl.item().isNumeric());
+    } else if (col instanceof PropertyType.ListOf l) {
+      ok = param instanceof PropertyType.ListOf pl && scalarConvertible(pl.item(), l.item());
+    } else {
+      ok = param instanceof PropertyType.Scalar s && scalarConvertible(s.kind(), ((PropertyType.Scalar) col).kind());
+    }
+    return ok ? null : "a " + param.spelling() + " parameter cannot be used for a " + col.spelling() + " column";
+  }
+
+  private static boolean scalarConvertible(ScalarKind from, ScalarKind to) {
+    if (from == to) {
+      return true;
+    }
+    if (to.isInteger()) {
+      return from.isInteger();
+    }
+    if (to == ScalarKind.F32 || to == ScalarKind.F64) {
+      return from.isNumeric();
+    }
+    return false;
+  }
+
+  /**
+   * Converts a bound parameter value (in the representation of the parameter's declared type) to
+   * the representation of a column, range- and set-checking it.
+   *
+   * @param value a non-null value of {@code paramType}
+   * @param paramType the declared parameter type
+   * @param column the target column ({@link #paramIncompatibility} returned null for it)
+   * @param what how to describe the use in messages, e.g. {@code param 'y' for Book.year}
+   * @return the value in the column's representation
+   * @throws QueryException PARAM_VALUE when the value does not fit the column
+   */
+  static Object paramToColumn(Object value, PropertyType paramType, ColumnRef column, String what) throws QueryException {
+    PropertyType col = column.type();
+    if (col instanceof PropertyType.EnumOf e) {
+      String s = (String) value;
+      if (!e.values().contains(s)) {
+        throw QueryException.param(what + ": invalid enum value '" + s + "' (expected: " + String.join(", ", e.values()) + ")");
+      }
+      return s;
+    }
+    if (col instanceof PropertyType.VectorOf v) {
+      if (value instanceof float[] f) {
+        return f;
+      }
+      List<?> list = (List<?>) value;
+      if (list.size() != v.dimension()) {
+        throw QueryException.param(what + ": vector needs " + v.dimension() + " values, got " + list.size());
+      }
+      ScalarKind item = ((PropertyType.ListOf) paramType).item();
+      float[] out = new float[v.dimension()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = (Float) scalarToScalar(list.get(i), item, ScalarKind.F32, what);
+      }
+      return out;
+    }
+    if (col instanceof PropertyType.ListOf l) {
+      ScalarKind item = ((PropertyType.ListOf) paramType).item();
+      List<Object> out = new ArrayList<>();
+      for (Object o : (List<?>) value) {
+        out.add(scalarToScalar(o, item, l.item(), what));
+      }
+      return List.copyOf(out);
+    }
+    return scalarToScalar(value, ((PropertyType.Scalar) paramType).kind(), ((PropertyType.Scalar) col).kind(), what);
+  }
+
+  private static Object scalarToScalar(Object v, ScalarKind from, ScalarKind to, String what) throws QueryException {
+    if (from == to) {
+      return v;
+    }
+    if (from.isInteger()) {
+      BigInteger b = from == ScalarKind.U64 ? new BigInteger(Long.toUnsignedString((Long) v)) : BigInteger.valueOf(((Number) v).longValue());
+      Object out = to.isInteger() ? integral(b, to) : floating(new BigDecimal(b), to);
+      if (out == null) {
+        throw QueryException.param(what + ": value " + b + " is out of range for " + to.spelling());
+      }
+      return out;
+    }
+    if (from == ScalarKind.F64 && to == ScalarKind.F32) {
+      double d = (Double) v;
+      float f = (float) d;
+      if (!Double.isInfinite(d) && Float.isInfinite(f)) {
+        throw QueryException.param(what + ": value " + d + " is not finite as F32");
+      }
+      return f;
+    }
+    if (from == ScalarKind.F32 && to == ScalarKind.F64) {
+      return (double) (Float) v;
+    }
+    throw new IllegalStateException("no conversion " + from + " -> " + to);
+  }
+
+  // ---- shared numeric and date helpers -----------------------------------------------------
+
+  /** @return the value as the representation of integer kind {@code k}, or null when out of range */
+  static Object integral(BigInteger b, ScalarKind k) {
+    return switch (k) {
+      case I32 -> b.bitLength() < 32 ? (Object) b.intValue() : null;
+      case I64 -> b.bitLength() < 64 ? (Object) b.longValue() : null;
+      case U32 -> b.signum() >= 0 && b.compareTo(U32_MAX) <= 0 ? (Object) b.longValue() : null;
+      case U64 -> b.signum() >= 0 && b.compareTo(U64_MAX) <= 0 ? (Object) b.longValue() : null;
+      default -> throw new IllegalArgumentException(k + " is not an integer type");
+    };
+  }
+
+  /** @return the value as F32/F64 (correctly rounded), or null when it overflows to infinity */
+  static Object floating(BigDecimal d, ScalarKind k) {
+    if (k == ScalarKind.F32) {
+      float f = d.floatValue();
+      return Float.isInfinite(f) ? null : (Object) f;
+    }
+    double v = d.doubleValue();
+    return Double.isInfinite(v) ? null : (Object) v;
+  }
+
+  /** @return epoch days of a strict {@code YYYY-MM-DD} date, or null */
+  static Integer parseDate(String s) {
+    try {
+      return Math.toIntExact(LocalDate.parse(s).toEpochDay());
+    } catch (DateTimeParseException | ArithmeticException e) {
+      return null;
+    }
+  }
+
+  /**
+   * @return epoch milliseconds of an RFC 3339 / ISO-8601 date-time (offset optional, UTC assumed;
+   *     a bare date is midnight UTC), or null — the loader's accepted spellings
+   */
+  static Long parseDateTime(String s) {
+    try {
+      return OffsetDateTime.parse(s).toInstant().toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      // try the next accepted spelling
+    }
+    try {
+      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      // try the next accepted spelling
+    }
+    try {
+      return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      return null;
+    }
+  }
+
+  static String describe(Object v) {
+    String s;
+    if (v instanceof float[] f) {
+      s = java.util.Arrays.toString(f);
+    } else if (v instanceof byte[] b) {
+      s = "<" + b.length + " bytes>";
+    } else {
+      s = String.valueOf(v);
+    }
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+  }
+}

@@ -1,0 +1,142 @@
+package io.omnigraph.engine.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.omnigraph.engine.query.QueryAst.CompOp;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rendered filters run in real Lance and select exactly what the in-memory evaluation selects. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LanceFiltersTest {
+  static final Map<String, List<Object>> VALUES = new HashMap<>();
+
+  static {
+    VALUES.put("s", List.of("", "a", "O'Brien", "''", "back\\slash", "\\'", "line\nbreak", "tab\t", "é", "€uro",
+        "\uD83D\uDE00 emoji", "\uD83D\uDE00", "x\uD834\uDD1Ey\u0000z", "nul\u0000", "\uFFFD", "\uE000", "NULL", "a' OR '1'='1", "`tick`", "\"dq\"", "%_like", "z"));
+    VALUES.put("b", List.of(true, false));
+    VALUES.put("i32", List.of(Integer.MIN_VALUE, -1, 0, 1, 1954, Integer.MAX_VALUE));
+    VALUES.put("i64", List.of(Long.MIN_VALUE, -1L, 0L, 1L, 1L << 53, (1L << 53) + 1, Long.MAX_VALUE));
+    VALUES.put("u32", List.of(0L, 1L, 0x7fff_ffffL, 0x8000_0000L, 0xffff_ffffL));
+    VALUES.put("u64", List.of(0L, 1L, Long.MAX_VALUE, Long.MIN_VALUE, -1L));
+    VALUES.put("f32", List.of(0.0f, -0.0f, 0.1f, -1.5f, Float.MIN_VALUE, Float.MAX_VALUE, 16777217.0f, Float.NaN,
+        Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY));
+    VALUES.put("f64", List.of(0.0, -0.0, 0.1, -1.5, Double.MIN_VALUE, Double.MAX_VALUE, 1e-300, 1e300, 9007199254740993.0,
+        Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY));
+    VALUES.put("d", List.of(-719162, -1, 0, 19000, 2932896));
+    VALUES.put("ts", List.of(Long.MIN_VALUE / 4, -1L, 0L, 1714564800123L, 253402300799999L));
+  }
+
+  @TempDir static Path dir;
+  FilterTables table;
+
+  @BeforeAll
+  void createTable() {
+    // Row r holds the r-th value of every column (null once a column runs out), plus an all-null row.
+    int n = VALUES.values().stream().mapToInt(List::size).max().orElseThrow();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int r = 0; r <= n; r++) {
+      Map<String, Object> row = new HashMap<>();
+      for (String c : FilterTables.COLUMNS.keySet()) {
+        List<Object> vs = VALUES.get(c);
+        if (r < vs.size()) {
+          row.put(c, vs.get(r));
+        }
+      }
+      rows.add(row);
+    }
+    table = new FilterTables(dir, rows);
+  }
+
+  @AfterAll
+  void close() {
+    table.close();
+  }
+
+  @Test
+  void everyComparisonOfEveryColumnWithEveryValueSelectsTheSameRowsInLanceAndInMemory() {
+    int checked = 0;
+    for (String c : FilterTables.COLUMNS.keySet()) {
+      for (Object v : VALUES.get(c)) {
+        for (CompOp op : CompOp.values()) {
+          if (c.equals("b") && op != CompOp.EQ && op != CompOp.NE) {
+            continue;
+          }
+          RowFilter f = new RowFilter.Compare(FilterTables.column(c), op, v);
+          assertThat(table.lanceSelects(f)).as("%s -> %s", f, LanceFilters.render(f)).isEqualTo(table.memorySelects(f));
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(400);
+  }
+
+  @Test
+  void equalityFindsExactlyTheRowHoldingAnAdversarialString() {
+    List<Object> strings = VALUES.get("s");
+    for (int i = 0; i < strings.size(); i++) {
+      RowFilter f = new RowFilter.Compare(FilterTables.column("s"), CompOp.EQ, strings.get(i));
+      assertThat(table.lanceSelects(f)).as(LanceFilters.render(f)).containsExactly(i);
+    }
+  }
+
+  @Test
+  void aNullConstantSelectsNothingEvenUnderNot() {
+    RowFilter f = new RowFilter.Compare(FilterTables.column("i32"), CompOp.EQ, null);
+    assertThat(table.lanceSelects(f)).isEmpty();
+    assertThat(table.lanceSelects(new RowFilter.Not(f))).isEmpty();
+    assertThat(table.memorySelects(new RowFilter.Not(f))).isEmpty();
+  }
+
+  @Test
+  void nullColumnValuesAreUnknownSoNotDoesNotSelectThem() {
+    RowFilter f = new RowFilter.Not(new RowFilter.Compare(FilterTables.column("b"), CompOp.EQ, true));
+    assertThat(table.lanceSelects(f)).isEqualTo(table.memorySelects(f)).containsExactly(1);
+  }
+
+  @Test
+  void inAndOrNotAndConstantsAgree() {
+    ColumnRef s = FilterTables.column("s");
+    ColumnRef i32 = FilterTables.column("i32");
+    List<RowFilter> filters = List.of(
+        new RowFilter.In(s, List.of("O'Brien", "back\\slash", "missing")),
+        new RowFilter.In(s, List.of()),
+        new RowFilter.Not(new RowFilter.In(s, List.of("a", "z"))),
+        new RowFilter.Or(List.of(new RowFilter.In(s, List.of("a")), new RowFilter.Compare(i32, CompOp.GE, 1954))),
+        new RowFilter.And(List.of(new RowFilter.Compare(i32, CompOp.GT, -1), new RowFilter.Not(new RowFilter.Compare(i32, CompOp.EQ, 1)))),
+        new RowFilter.And(List.of()),
+        new RowFilter.Or(List.of()),
+        new RowFilter.Constant(true),
+        new RowFilter.Constant(false),
+        new RowFilter.Not(new RowFilter.Or(List.of(new RowFilter.Compare(i32, CompOp.EQ, null), new RowFilter.Compare(i32, CompOp.EQ, 0)))));
+    for (RowFilter f : filters) {
+      assertThat(table.lanceSelects(f)).as(LanceFilters.render(f)).isEqualTo(table.memorySelects(f));
+    }
+  }
+
+  @Test
+  void quotingDoublesSingleQuotesOnlyAndRefusesUnpairedSurrogates() {
+    assertThat(LanceFilters.quote("O'Brien \\ x")).isEqualTo("'O''Brien \\ x'");
+    assertThatThrownBy(() -> LanceFilters.quote("bad \uD800 surrogate")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unpaired surrogate");
+  }
+
+  @Test
+  void filtersRejectValuesOutsideTheColumnRepresentation() {
+    assertThatThrownBy(() -> new RowFilter.Compare(FilterTables.column("i32"), CompOp.EQ, 5L))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RowFilter.Compare(FilterTables.column("u32"), CompOp.EQ, -1L))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RowFilter.In(FilterTables.column("s"), List.of(1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
