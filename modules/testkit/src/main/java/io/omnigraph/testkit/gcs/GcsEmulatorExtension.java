@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Starts a {@link GcsEmulator} on 127.0.0.1 and a random port for a test class and stops it
  * afterwards. Register it on a static field for one emulator per class
  * ({@code @RegisterExtension static GcsEmulatorExtension gcs = new GcsEmulatorExtension();}),
- * or on an instance field for one per test. Test methods and constructors may also declare a
+ * or on an instance field for one per test. With a static field, {@code @Nested} classes share
+ * the outer class's emulator. Test methods and constructors may also declare a
  * {@link GcsEmulator} parameter.
  */
 public final class GcsEmulatorExtension
@@ -21,6 +22,8 @@ public final class GcsEmulatorExtension
 
   private GcsEmulator emulator;
   private boolean perClass;
+  /** JUnit calls before/afterAll again for each {@code @Nested} class; only the outermost pair counts. */
+  private int classDepth;
 
   /** @return the running emulator; fails when called outside the extension's lifetime */
   public GcsEmulator emulator() {
@@ -31,14 +34,18 @@ public final class GcsEmulatorExtension
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) throws Exception {
+  public synchronized void beforeAll(ExtensionContext context) throws Exception {
     perClass = true;
-    emulator = GcsEmulator.start();
+    if (classDepth++ == 0) {
+      emulator = GcsEmulator.start();
+    }
   }
 
   @Override
-  public void afterAll(ExtensionContext context) {
-    stop();
+  public synchronized void afterAll(ExtensionContext context) {
+    if (--classDepth == 0) {
+      stop();
+    }
   }
 
   @Override

@@ -1,0 +1,150 @@
+package io.omnigraph.conformance;
+
+import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageAdapterProvider;
+import io.omnigraph.testkit.fault.ArmedFault;
+import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.fault.FaultProxy;
+import io.omnigraph.testkit.fault.FaultRule;
+import io.omnigraph.testkit.gcs.GcsEmulator;
+import io.omnigraph.testkit.gcs.GcsFaults;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The GCS adapter's TCK binding: one in-repo {@link GcsEmulator} and one {@link FaultProxy} in
+ * front of it per test class, a fresh {@code gs://<bucket>/<uuid>} prefix per test. The adapter
+ * talks to the proxy, so every fault passes through google-cloud-storage's real retry and
+ * error-mapping code. {@code max-attempts=1} keeps an emulator bug from hiding behind retries.
+ *
+ * <p>Residue: object stores write atomically, so there is no temp file of GCS's own; the residue
+ * is an object literally named {@code <path>#<digits>} (what another tool, or the fs layout
+ * copied into a bucket, would leave), which the adapter must hide and refuse like the fs adapter.
+ *
+ * <p>Listing pages are {@value #PAGE_SIZE} entries, so the 1,000-child listing spans ten pages.
+ */
+final class GcsTckBinding implements StorageTckBinding {
+  static final int PAGE_SIZE = 100;
+
+  /** Object uploads (multipart; resumable would be POST as well) and deletes of one object. */
+  private static final String UPLOAD = "/upload/storage/v1/b/[^/]+/o\\?.*";
+  private static final String OBJECT = "/storage/v1/b/[^/]+/o/[^/?]+(\\?.*)?";
+  private static final String LIST = "/storage/v1/b/[^/]+/o(\\?.*)?";
+
+  private final StorageAdapterProvider provider;
+  private final GcsEmulator emulator;
+  private final FaultProxy proxy;
+  private final String bucket;
+  private final Map<StorageAdapter, String> prefixes = new IdentityHashMap<>();
+  private final ProxyFaults faults;
+
+  GcsTckBinding(StorageAdapterProvider provider, GcsEmulator emulator, FaultProxy proxy, String bucket) {
+    this.provider = provider;
+    this.emulator = emulator;
+    this.proxy = proxy;
+    this.bucket = bucket;
+    this.faults = new ProxyFaults(proxy);
+  }
+
+  @Override
+  public String name() {
+    return "gcs";
+  }
+
+  @Override
+  public synchronized StorageAdapter openEmptyRoot() throws Exception {
+    String prefix = "tck-" + UUID.randomUUID();
+    StorageAdapter adapter = provider.open(URI.create("gs://" + bucket + "/" + prefix), Map.of(
+        "endpoint", proxy.endpoint().toString(),
+        "project-id", emulator.projectId(),
+        "credentials", "no-auth",
+        "max-attempts", "1",
+        "list-page-size", Integer.toString(PAGE_SIZE)));
+    prefixes.put(adapter, prefix);
+    return adapter;
+  }
+
+  @Override
+  public Optional<FaultController> faults() {
+    return Optional.of(faults);
+  }
+
+  @Override
+  public Optional<ResidueMaker> residue() {
+    return Optional.of((adapter, path, partialBytes) -> {
+      String prefix;
+      synchronized (this) {
+        prefix = prefixes.get(adapter);
+      }
+      if (prefix == null) {
+        throw new IllegalArgumentException("adapter was not opened by this binding: " + adapter);
+      }
+      String name = path + "#" + ThreadLocalRandom.current().nextLong(1_000, 1_000_000_000L);
+      emulator.putObject(bucket, prefix + "/" + name, partialBytes);
+      return name;
+    });
+  }
+
+  /** FaultController on the proxy: each armed fault is a one-shot FaultRule. */
+  static final class ProxyFaults implements FaultController {
+    private final FaultProxy proxy;
+    private final List<ArmedFault> armed = new ArrayList<>();
+
+    ProxyFaults(FaultProxy proxy) {
+      this.proxy = proxy;
+    }
+
+    private synchronized void arm(FaultRule rule) {
+      armed.add(proxy.arm(rule));
+    }
+
+    @Override
+    public void failListPage(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("page numbers start at 1: " + n);
+      }
+      arm(FaultRule.on("GET", LIST).nth(n).then(GcsFaults.jsonError(503, "backendError")));
+    }
+
+    @Override
+    public void failNextPut() {
+      // 503 never reaches the emulator, so nothing is written: "fails before it takes effect".
+      arm(FaultRule.on("POST", UPLOAD).then(GcsFaults.jsonError(503, "backendError")));
+    }
+
+    @Override
+    public void failNextDelete() {
+      arm(FaultRule.on("DELETE", OBJECT).then(GcsFaults.jsonError(503, "backendError")));
+    }
+
+    @Override
+    public void applyNextPutThenFail() {
+      arm(FaultRule.on("POST", UPLOAD).then(Fault.forwardThenDrop()));
+    }
+
+    @Override
+    public synchronized List<String> unfired() {
+      List<String> out = new ArrayList<>();
+      for (ArmedFault f : armed) {
+        if (!f.disarmed() && f.fired() == 0) {
+          out.add(f.rule().toString());
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public synchronized void reset() {
+      for (ArmedFault f : armed) {
+        f.disarm();
+      }
+      armed.clear();
+    }
+  }
+}
