@@ -277,7 +277,7 @@ public final class GraphLoader {
   private TableRows.Row parseLine(byte[] bytes, int length, long line, Map<String, TableRows> tables, Map<String, Long> observed) {
     JsonNode root;
     try {
-      root = treeReader.readTree(new java.io.ByteArrayInputStream(bytes, 0, length));
+      root = treeReader.readValue(bytes, 0, length);
     } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
       throw LoadRule.TOO_MANY_TOKENS.at(line, null, "line has more than " + maxLineTokens + " JSON tokens");
     } catch (JsonProcessingException e) {
@@ -525,8 +525,9 @@ public final class GraphLoader {
         continue;
       }
       Map<List<Object>, TableRows.Row> holders = new HashMap<>();
+      int[] columns = columnIndexes(t, u.fields());
       for (TableRows.Row row : t.rows()) {
-        List<Object> tuple = tuple(t, row, u.fields());
+        List<Object> tuple = tuple(row, columns);
         if (tuple == null) {
           continue;
         }
@@ -565,21 +566,27 @@ public final class GraphLoader {
     return parts.size() == 1 ? parts.get(0) : parts.toString();
   }
 
-  /** @return the tuple of the row's values for these columns, or null if any member is null */
-  private static List<Object> tuple(TableRows t, TableRows.Row row, List<String> fields) {
-    List<Object> tuple = new ArrayList<>(fields.size());
-    for (String f : fields) {
-      Object v;
-      if (t.isEdge() && f.equals("src")) {
-        v = row.src();
-      } else if (t.isEdge() && f.equals("dst")) {
-        v = row.dst();
-      } else {
-        v = row.values().get(indexOf(t.properties(), f));
-      }
-      if (v == null) {
+  /** Column positions: -1 = src, -2 = dst, otherwise the property index. */
+  private static int[] columnIndexes(TableRows t, List<String> fields) {
+    int[] out = new int[fields.size()];
+    for (int i = 0; i < out.length; i++) {
+      String f = fields.get(i);
+      out[i] = t.isEdge() && f.equals("src") ? -1 : t.isEdge() && f.equals("dst") ? -2 : indexOf(t.properties(), f);
+    }
+    return out;
+  }
+
+  /** @return the tuple of the row's values at these columns, or null if any member is null */
+  private static List<Object> tuple(TableRows.Row row, int[] columns) {
+    List<Object> values = row.values();
+    for (int c : columns) {
+      if ((c == -1 ? row.src() : c == -2 ? row.dst() : values.get(c)) == null) {
         return null;
       }
+    }
+    List<Object> tuple = new ArrayList<>(columns.length);
+    for (int c : columns) {
+      Object v = c == -1 ? row.src() : c == -2 ? row.dst() : values.get(c);
       tuple.add(v instanceof float[] fl ? floatList(fl) : v);
     }
     return tuple;
@@ -628,7 +635,7 @@ public final class GraphLoader {
         continue;
       }
       String nodeType = nodes.nodeType().name();
-      Set<String> surviving = new HashSet<>(nodes.ids());
+      Set<String> surviving = nodes.idSet();
       for (EdgeType e : schema.catalog().edges()) {
         if (byKey.containsKey(e.tableKey())) {
           continue; // replaced in this load; its new rows were checked above
@@ -660,7 +667,7 @@ public final class GraphLoader {
     }
     Map<String, Long> committedCount = mode == LoadMode.OVERWRITE
         ? Map.of()
-        : committed.outgoingEdgeCounts(e.name(), pendingCount.keySet(), new HashSet<>(edges.ids()));
+        : committed.outgoingEdgeCounts(e.name(), pendingCount.keySet(), edges.idSet());
     for (Map.Entry<String, Long> s : pendingCount.entrySet()) {
       long count = s.getValue() + committedCount.getOrDefault(s.getKey(), 0L);
       if (!e.cardinality().admits(count)) {

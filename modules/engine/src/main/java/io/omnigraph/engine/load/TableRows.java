@@ -85,6 +85,11 @@ public final class TableRows {
     return List.copyOf(indexById.keySet());
   }
 
+  /** @return the ids of the rows as an unmodifiable live set view, in row order */
+  public java.util.Set<String> idSet() {
+    return Collections.unmodifiableSet(indexById.keySet());
+  }
+
   /**
    * @param id a row id
    * @return true if this load has a row with that id
