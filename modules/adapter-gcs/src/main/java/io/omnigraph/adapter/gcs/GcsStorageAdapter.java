@@ -192,7 +192,7 @@ final class GcsStorageAdapter implements StorageAdapter {
     String d = StoragePaths.validateDirectory(dir);
     String listPrefix = d.isEmpty() ? (prefix.isEmpty() ? "" : prefix + "/") : key(d) + "/";
     Page<Blob> first = page(d, listPrefix, null, true);
-    return new GcsListing(first, d, listPrefix, true);
+    return new GcsListing(first, d, listPrefix);
   }
 
   @Override
@@ -255,7 +255,7 @@ final class GcsStorageAdapter implements StorageAdapter {
     private final String dir;
     private final String listPrefix;
 
-    GcsListing(Page<Blob> first, String dir, String listPrefix, boolean delimited) {
+    GcsListing(Page<Blob> first, String dir, String listPrefix) {
       this.page = first;
       this.it = first.getValues().iterator();
       this.dir = dir;
