@@ -139,6 +139,23 @@ final class FilterTables implements AutoCloseable {
     return out;
   }
 
+  /** @return the row indexes selected by evaluating the filter over the batches Lance returns for a full scan */
+  Set<Integer> arrowSelects(RowFilter f) {
+    Set<Integer> out = new TreeSet<>();
+    try (TableSnapshot s = store.openLatest(loc)) {
+      store.scan(s, null, null, root -> {
+        VarCharVector id = (VarCharVector) root.getVector("id");
+        ArrowRowValues row = new ArrowRowValues(root);
+        for (int i = 0; i < root.getRowCount(); i++) {
+          if (f.matches(row.at(i))) {
+            out.add(Integer.parseInt(new String(id.get(i), StandardCharsets.UTF_8)));
+          }
+        }
+      });
+    }
+    return out;
+  }
+
   /** @return the row indexes the in-memory evaluation selects */
   Set<Integer> memorySelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();

@@ -81,6 +81,24 @@ class LanceFiltersTest {
   }
 
   @Test
+  void evaluatingOverArrowBatchesReadBackFromLanceAgreesWithLanceFiltering() {
+    int checked = 0;
+    for (String c : FilterTables.COLUMNS.keySet()) {
+      for (Object v : VALUES.get(c)) {
+        for (CompOp op : List.of(CompOp.EQ, CompOp.LT, CompOp.GE)) {
+          if (c.equals("b") && op != CompOp.EQ) {
+            continue;
+          }
+          RowFilter f = new RowFilter.Compare(FilterTables.column(c), op, v);
+          assertThat(table.arrowSelects(f)).as(LanceFilters.render(f)).isEqualTo(table.lanceSelects(f));
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(200);
+  }
+
+  @Test
   void equalityFindsExactlyTheRowHoldingAnAdversarialString() {
     List<Object> strings = VALUES.get("s");
     for (int i = 0; i < strings.size(); i++) {

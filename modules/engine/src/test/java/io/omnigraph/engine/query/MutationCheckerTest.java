@@ -35,6 +35,19 @@ class MutationCheckerTest {
     }
 
     @Test
+    void keyIdsDeriveFromTheKeyLikeTheLoaderDoes() throws Exception {
+      var schema = io.omnigraph.engine.schema.SchemaCompiler.compileForInit(
+          "node Ed { author: String  year: I32  title: String?  @key(author, year) }\nnode Slug { slug: String @key }",
+          io.omnigraph.engine.schema.Ulid.generate());
+      var one = (Statement.InsertNode) ((CheckedMutation) GqCompiler.compile(schema.catalog(),
+          "query q($y: I32) { insert Ed { year: $y, author: \"tolkien\" } }", "q")).bind(Map.of("y", 1954), NOW).statements().get(0);
+      assertThat(one.keyId(schema)).contains("[\"tolkien\",\"1954\"]");
+      var slug = (Statement.InsertNode) ((CheckedMutation) GqCompiler.compile(schema.catalog(),
+          "query q() { insert Slug { slug: \"dune\" } }", "q")).bind(Map.of(), NOW).statements().get(0);
+      assertThat(slug.keyId(schema)).contains("dune");
+    }
+
+    @Test
     void unkeyedNodeInsertIsStrict() throws Exception {
       MutationPlan plan = mutation("query n() { insert Note { text: \"hi\" } }").bind(Map.of(), NOW);
       assertThat(((Statement.InsertNode) plan.statements().get(0)).upsert()).isFalse();

@@ -1,0 +1,68 @@
+package io.omnigraph.engine.query;
+
+import static io.omnigraph.engine.query.GqTestSupport.assertCheckError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.omnigraph.engine.query.QueryException.Code;
+import org.junit.jupiter.api.Test;
+
+class ReadCheckerTest {
+  @Test
+  void wellTypedReadsCheckAndReportVariableTypes() throws Exception {
+    CheckedRead r = (CheckedRead) GqTestSupport.compile("""
+        query books_by($h: String) {
+          match {
+            $a: Author { handle: $h, tags: "sf" }
+            $a wrote $b
+            $b cites{1,3} $c
+            $b.year >= 1950
+            not { $_ cites $b }
+          }
+          return { $b.title, $c.isbn as isbn, count($a) }
+          order { isbn desc }
+          limit 20
+        }
+        """, "books_by");
+    assertThat(r.variableTypes()).containsExactly(
+        java.util.Map.entry("a", "Author"), java.util.Map.entry("b", "Book"), java.util.Map.entry("c", "Book"));
+  }
+
+  @Test
+  void traversalDirectionIsInferredFromTheBoundEndpoint() throws Exception {
+    CheckedRead r = (CheckedRead) GqTestSupport.compile(
+        "query q() { match { $b: Book  $b wrote $a } return { $a.handle } }", "q");
+    assertThat(r.variableTypes()).containsEntry("a", "Author");
+  }
+
+  @Test
+  void bindingErrors() {
+    assertCheckError("query q() { match { $a: Person } return { $a } }", Code.T1, 1, 25, "unknown node type 'Person'");
+    assertCheckError("query q() { match { $a: Author { nick: \"x\" } } return { $a } }", Code.T2, 1, 34, "has no property 'nick'");
+    assertCheckError("query q() { match { $a: Author { handle: 5 } } return { $a } }", Code.T3, 1, 42, "integer 5 does not fit");
+    assertCheckError("query q() { match { $a: Author { tags: [\"a\"] } } return { $a } }", Code.T3, 1, 34, "list equality");
+    assertCheckError("query q() { match { $b: Book { cover: \"a\" } } return { $b } }", Code.T3, 1, 32, "Blob property 'cover' cannot be matched");
+    assertCheckError("query q() { match { $a: Author  $a: Book } return { $a } }", Code.BINDING, 1, 33, "cannot be rebound to Book");
+  }
+
+  @Test
+  void traversalErrors() {
+    assertCheckError("query q() { match { $a: Author  $a likes $b } return { $a } }", Code.T4, 1, 36, "unknown edge 'likes'");
+    assertCheckError("query q() { match { $a: Note  $a wrote $b } return { $a } }", Code.T5, 1, 31, "edge Wrote connects Author -> Book");
+    assertCheckError("query q() { match { $a: Book  $a cites{1,} $b } return { $a } }", Code.T15, 1, 34, "unbounded traversal is disabled");
+    assertCheckError("query q() { match { $a: Book  $a cites{0,2} $b } return { $a } }", Code.T15, 1, 34, "at least 1");
+    assertCheckError("query q() { match { $a: Book  $a cites{3,2} $b } return { $a } }", Code.T15, 1, 34, "below the minimum");
+    assertCheckError("query q() { match { $a: Author  $a <wrote> $b } return { $a } }", Code.T22, 1, 37, "undirected traversal");
+    assertCheckError("query q() { match { $a: Book  $a $w: cites{1,2} $b } return { $a } }", Code.T23, 1, 38, "single-hop");
+    assertCheckError("query q() { match { $a: Author  $a $a: wrote $b } return { $a } }", Code.T23, 1, 33, "fresh name");
+  }
+
+  @Test
+  void expressionErrors() {
+    assertCheckError("query q() { match { $a: Author  $a.nick = \"x\" } return { $a } }", Code.T6, 1, 33, "has no property 'nick'");
+    assertCheckError("query q() { match { $a: Author  $z.handle = \"x\" } return { $a } }", Code.T6, 1, 33, "unbound variable '$z'");
+    assertCheckError("query q() { match { $a: Author } return { $b } }", Code.T6, 1, 43, "unbound variable '$b'");
+    assertCheckError("query q() { match { $a: Author } return { $a } order { n } }", Code.T6, 1, 56, "unknown alias 'n'");
+    assertCheckError("query q($v: Vector(3)) { match { $b: Book } return { $b } order { nearest($b.blurb_vec, $v) } }", Code.T17, 1, 67,
+        "requires a limit");
+  }
+}
