@@ -65,4 +65,48 @@ class ReadCheckerTest {
     assertCheckError("query q($v: Vector(3)) { match { $b: Book } return { $b } order { nearest($b.blurb_vec, $v) } }", Code.T17, 1, 67,
         "requires a limit");
   }
+
+  @Test
+  void operandAndAggregateErrors() {
+    assertCheckError("query q() { match { $a: Author  $a.tags = \"x\" } return { $a } }", Code.T7, 1, 33, "cannot compare [String] values");
+    assertCheckError("query q() { match { $b: Book  $b.year = \"x\" } return { $b } }", Code.T7, 1, 31, "cannot compare I32 with String");
+    assertCheckError("query q() { match { $b: Book  $b.year contains 1 } return { $b } }", Code.T7, 1, 31, "contains needs a list or a String");
+    assertCheckError("query q() { match { $a: Author  $a.tags contains 1 } return { $a } }", Code.T7, 1, 33, "needs a String on the right");
+    assertCheckError("query q() { match { $b: Book  $b.year starts_with \"1\" } return { $b } }", Code.T7, 1, 31, "starts_with needs String");
+    assertCheckError("query q() { match { $b: Book  $b.cover = \"1\" } return { $b } }", Code.T7, 1, 31, "cannot compare Blob values");
+    assertCheckError("query q() { match { $b: Book } return { sum($b.title) } }", Code.T8, 1, 41, "sum(...) needs a numeric argument");
+    assertCheckError("query q() { match { $b: Book } return { max($b.blurb_vec) } }", Code.T8, 1, 41, "numeric or String");
+    assertCheckError("query q() { match { $b: Book } return { count($b) 5 } }", Code.T9, 1, 51, "group key");
+    assertCheckError("query q() { match { $b: Book  not { $x: Note } } return { $b } }", Code.T9, 1, 31, "must reference at least one variable");
+    assertCheckError("query q() { match { $b: Book } return { $b.cover } }", Code.T24, 1, 41, "Blob values cannot be returned");
+    assertCheckError("query q() { match { $a: Author  $a $w: wrote $b } return { $w } }", Code.T23, 1, 60, "cannot be projected bare");
+  }
+
+  @Test
+  void searchAndRankingErrors() {
+    assertCheckError("query q() { match { $b: Book  search($b.year, \"x\") } return { $b } }", Code.T19, 1, 31, "needs a String property");
+    assertCheckError("query q() { match { $b: Book  match_text($b.title) } return { $b } }", Code.T20, 1, 31, "takes 2 arguments");
+    assertCheckError("query q($v: Vector(4)) { match { $b: Book } return { $b } order { nearest($b.blurb_vec, $v) } limit 3 }",
+        Code.T15, 1, 67, "needs a Vector(3) parameter");
+    assertCheckError("query q() { match { $b: Book } return { $b } order { nearest($b.title, \"x\") } limit 3 }",
+        Code.T15, 1, 54, "needs a Vector property");
+    assertCheckError("query q() { match { $b: Book } return { $b.title as t } order { nearest($b.blurb_vec, [1, 2, 3]), t } limit 3 }",
+        Code.T18, 1, 65, "alias orderings cannot be combined");
+    assertCheckError("query q() { match { $b: Book } return { $b } order { rrf(nearest($b.blurb_vec, \"x\"), $b.title) } limit 3 }",
+        Code.T21, 1, 86, "must be nearest(...) or bm25(...)");
+    assertCheckError("query q() { match { $b: Book } return { $b } order { rrf(nearest($b.blurb_vec, \"x\"), bm25($b.title, \"y\")) } }",
+        Code.T21, 1, 54, "requires a limit");
+  }
+
+  @Test
+  void searchAndRankingWellTyped() throws Exception {
+    GqTestSupport.compile("""
+        query s($q: String, $v: Vector(3)) {
+          match { $b: Book  search($b.title, $q)  fuzzy($b.title, $q, 1) }
+          return { $b.isbn }
+          order { rrf(nearest($b.blurb_vec, $v), bm25($b.title, $q), 60) }
+          limit 5
+        }
+        """, "s");
+  }
 }
