@@ -15,10 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The S3 adapter's TCK binding: s3proxy in-process, a fresh bucket per test, and every request
+ * The S3 adapter's TCK binding: s3proxy in-process (or LocalStack, see S3LocalStackTck), a fresh bucket per test, and every request
  * through one {@link FaultProxy}, so injected faults pass through the real AWS SDK's retry and
  * error-mapping paths.
  *
@@ -41,15 +43,31 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
   private static final String OBJECT_TARGET = "/[^/?]+/[^?]+(\\?.*)?";
 
   private final StorageAdapterProvider provider;
-  private final S3ProxyServer server;
+  private final Target target;
   private final FaultProxy proxy;
   private final ProxyFaults faults;
   private final Map<StorageAdapter, String> buckets = new IdentityHashMap<>();
 
+  /**
+   * The S3-compatible server under the binding: where it listens, the identity it accepts, how to
+   * make a fresh bucket, and a client for direct writes (residue).
+   */
+  record Target(URI endpoint, String region, String accessKeyId, String secretAccessKey,
+      Supplier<String> createBucket, S3Client client) {
+    static Target of(S3ProxyServer s3) {
+      return new Target(s3.endpoint(), S3ProxyServer.REGION, S3ProxyServer.ACCESS_KEY_ID,
+          S3ProxyServer.SECRET_ACCESS_KEY, s3::createBucket, s3.client());
+    }
+  }
+
   S3TckBinding(StorageAdapterProvider provider, S3ProxyServer server) throws IOException {
+    this(provider, Target.of(server));
+  }
+
+  S3TckBinding(StorageAdapterProvider provider, Target target) throws IOException {
     this.provider = provider;
-    this.server = server;
-    this.proxy = FaultProxy.start(server.endpoint());
+    this.target = target;
+    this.proxy = FaultProxy.start(target.endpoint());
     this.faults = new ProxyFaults(proxy);
   }
 
@@ -60,14 +78,14 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
 
   @Override
   public StorageAdapter openEmptyRoot() throws Exception {
-    String bucket = server.createBucket();
+    String bucket = target.createBucket().get();
     StorageAdapter adapter = provider.open(URI.create("s3://" + bucket + "/" + ROOT_PREFIX), Map.of(
         "endpoint", proxy.endpoint().toString(),
         "allow-http", "true",
         "path-style", "true",
-        "region", S3ProxyServer.REGION,
-        "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY,
+        "region", target.region(),
+        "access-key-id", target.accessKeyId(),
+        "secret-access-key", target.secretAccessKey(),
         "list-page-size", Integer.toString(PAGE_SIZE),
         "max-attempts", Integer.toString(ATTEMPTS)));
     synchronized (buckets) {
@@ -94,7 +112,7 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
         throw new IllegalArgumentException("adapter was not opened by this binding: " + adapter);
       }
       String name = path + "#" + ThreadLocalRandom.current().nextLong(1_000, 1_000_000_000L);
-      server.client().putObject(b -> b.bucket(bucket).key(ROOT_PREFIX + "/" + name), RequestBody.fromBytes(partialBytes));
+      target.client().putObject(b -> b.bucket(bucket).key(ROOT_PREFIX + "/" + name), RequestBody.fromBytes(partialBytes));
       return name;
     });
   }
