@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * same Arrow data), and prints the median engine/raw time ratio and the peak-RSS delta of the
  * measured operation.
  *
- * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench [-Dbench.args="--sizes 10000,100000 --pairs 5"]</pre>
+ * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench -DskipTests [-Dbench.args="--sizes 10000,100000 --pairs 5"]</pre>
  *
  * Scenarios: {@code overwrite} = load N node rows into an empty graph vs a raw Lance create of the
  * same rows; {@code merge} = merge 8,192 new rows into a table of N rows vs a raw Lance merge-insert

@@ -67,7 +67,8 @@ public final class TableStore implements AutoCloseable {
   /** Inclusive Arrow-memory limit of one keyed table transaction. */
   public static final long KEYED_WRITE_MAX_BYTES = 32L * 1024 * 1024;
 
-  private static final int ID_PROBE_CHUNK = 1024;
+  // One probe scan per keyed write: a write has at most KEYED_WRITE_MAX_ROWS ids, and each scan reads the table.
+  private static final int ID_PROBE_CHUNK = KEYED_WRITE_MAX_ROWS;
   private static final String ID = "id";
 
   private final BufferAllocator allocator;
@@ -324,6 +325,42 @@ public final class TableStore implements AutoCloseable {
     List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), batches));
     return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
         StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(frags).schema(schema).build());
+  }
+
+  /**
+   * Stages one CreateIndex transaction building every index in {@code specs} over all fragments of
+   * the pinned version. Index files are written now; the index becomes visible only when
+   * {@link #commitStaged} commits the transaction.
+   *
+   * @throws IllegalArgumentException when {@code specs} is empty
+   */
+  public StagedWrite stageCreateIndices(TableSnapshot s, String tableKey, List<IndexSpec> specs) {
+    if (specs.isEmpty()) {
+      throw new IllegalArgumentException("no index to create");
+    }
+    Operation op = lance(s.location().uri(), () -> {
+      List<Integer> fragmentIds = s.dataset().getFragments().stream().map(Fragment::getId).toList();
+      List<org.lance.index.Index> built = new ArrayList<>();
+      for (IndexSpec spec : specs) {
+        if (spec instanceof IndexSpec.BTree b) {
+          org.lance.index.IndexParams params = org.lance.index.IndexParams.builder()
+              .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree")).build();
+          // With explicit fragment ids Lance builds the index without committing it (distributed build).
+          built.add(s.dataset().createIndex(org.lance.index.IndexOptions
+              .builder(List.of(b.column()), org.lance.index.IndexType.BTREE, params)
+              .withIndexName(b.name()).withIndexUUID(UUID.randomUUID().toString())
+              .withFragmentIds(fragmentIds).build()));
+        }
+      }
+      return org.lance.operation.CreateIndex.builder().withNewIndices(built).build();
+    });
+    return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.CREATE_INDICES, 0, List.of(), op);
+  }
+
+  /** @return the names of the indices visible at the pinned version */
+  public List<String> indexNames(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().listIndexes());
   }
 
   /**

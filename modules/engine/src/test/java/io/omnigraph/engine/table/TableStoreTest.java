@@ -242,4 +242,18 @@ class TableStoreTest {
       assertThat(store.existingIds(s, List.of("x", "o'brien"))).containsExactly("o'brien");
     }
   }
+
+  @Test
+  void createIndicesIsStagedAndVisibleOnlyAfterCommit() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
+    try (TableSnapshot s = store.openLatest(loc)) {
+      StagedWrite w = store.stageCreateIndices(s, "node:P", List.of(new IndexSpec.BTree("id", null)));
+      assertThat(store.latestVersion(s)).isEqualTo(s.version());
+      long v = store.commitStaged(s, w);
+      try (TableSnapshot after = store.openAt(loc, v)) {
+        assertThat(store.indexNames(after)).contains("id_idx");
+        assertThat(store.existingIds(after, List.of("b", "zz"))).containsExactly("b");
+      }
+    }
+  }
 }
