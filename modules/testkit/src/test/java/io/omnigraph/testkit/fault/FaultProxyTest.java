@@ -34,6 +34,7 @@ class FaultProxyTest {
   void startUpstreamAndProxy() throws IOException {
     upstream = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     upstream.createContext("/", this::echo);
+    upstream.setExecutor(java.util.concurrent.Executors.newCachedThreadPool()); // concurrent handling
     upstream.start();
     proxy = FaultProxy.start(URI.create("http://127.0.0.1:" + upstream.getAddress().getPort()));
   }
@@ -44,7 +45,27 @@ class FaultProxyTest {
     upstream.stop(0);
   }
 
+  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
+
   private void echo(HttpExchange ex) throws IOException {
+    int now = inFlight.incrementAndGet();
+    maxInFlight.accumulateAndGet(now, Math::max);
+    try {
+      if (ex.getRequestURI().getPath().startsWith("/slow")) {
+        try {
+          Thread.sleep(50); // widens the window in which a second request could overlap
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      echoBody(ex);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private void echoBody(HttpExchange ex) throws IOException {
     byte[] body = ex.getRequestBody().readAllBytes();
     seen.add(new Seen(ex.getRequestMethod(), ex.getRequestURI().toString(),
         ex.getRequestHeaders().getFirst("Host"), ex.getRequestHeaders().getFirst("X-Custom"), body));
@@ -340,5 +361,31 @@ class FaultProxyTest {
       proxy.close();
       assertThat(c.closedByPeer()).isTrue();
     }
+  }
+
+  @Test
+  void serializedRequestsToOnePathNeverOverlapUpstream() throws Exception {
+    proxy.serializePerPath("PUT", "/slow/.*");
+    int clients = 6;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+    try {
+      java.util.List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        results.add(pool.submit(() -> {
+          try (Raw c = new Raw(proxy)) {
+            c.send(put("/slow/one-key?attempt=x", 2));
+            c.send("ab".getBytes(StandardCharsets.US_ASCII));
+            return c.read("PUT").status();
+          }
+        }));
+      }
+      for (var f : results) {
+        assertThat(f.get(1, java.util.concurrent.TimeUnit.MINUTES)).isEqualTo(200);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(seen).hasSize(clients);
+    assertThat(maxInFlight.get()).as("requests to one path in flight at once upstream").isEqualTo(1);
   }
 }
