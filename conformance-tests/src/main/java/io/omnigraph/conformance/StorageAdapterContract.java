@@ -102,7 +102,11 @@ public abstract class StorageAdapterContract {
       }
     } finally {
       if (adapter != null) {
-        adapter.close();
+        try {
+          currentBinding.discardRoot(adapter);
+        } finally {
+          adapter.close();
+        }
       }
     }
   }

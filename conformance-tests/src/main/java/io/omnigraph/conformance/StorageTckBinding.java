@@ -23,6 +23,14 @@ public interface StorageTckBinding {
   StorageAdapter openEmptyRoot() throws Exception;
 
   /**
+   * Called after each test, once the suite has checked its faults and before it closes
+   * {@code adapter}: remove what the test left under the root, if the binding wants to (for
+   * example {@code adapter.deletePrefix("")}). The default keeps everything. A failure here fails
+   * the test.
+   */
+  default void discardRoot(StorageAdapter adapter) throws Exception {}
+
+  /**
    * @return a controller that makes the next matching storage request fail, or empty when this
    *     backend cannot inject faults. The controller acts on adapters opened by
    *     {@link #openEmptyRoot()} after it is armed.

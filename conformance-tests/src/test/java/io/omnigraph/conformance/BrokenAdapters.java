@@ -46,6 +46,11 @@ final class BrokenAdapters {
       }
 
       @Override
+      public void discardRoot(StorageAdapter adapter) throws Exception {
+        real.discardRoot(((ForwardingStorageAdapter) adapter).inner);
+      }
+
+      @Override
       public Optional<FaultController> faults() {
         return real.faults();
       }

@@ -42,6 +42,18 @@ final class FsTckBinding implements StorageTckBinding {
     return adapter;
   }
 
+  /** Deletes the test's directory, so repeated builds do not pile up thousands of small files. */
+  @Override
+  public void discardRoot(StorageAdapter adapter) throws Exception {
+    adapter.deletePrefix("");
+    Path root = Path.of(java.net.URI.create(adapter.lanceLocation("x").uri())).getParent();
+    try (var left = Files.list(root)) {
+      if (left.findAny().isEmpty()) {
+        Files.delete(root);
+      }
+    }
+  }
+
   @Override
   public Optional<FaultController> faults() {
     return Optional.of(faults);

@@ -38,6 +38,11 @@ final class HarnessBindings {
           a.put("dir/left-over.json", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), WriteCondition.overwrite());
           return a;
         }
+
+        @Override
+        public void discardRoot(StorageAdapter adapter) throws Exception {
+          fs.discardRoot(adapter);
+        }
       };
     }
   }
@@ -98,6 +103,11 @@ final class HarnessBindings {
         }
 
         @Override
+        public void discardRoot(StorageAdapter adapter) throws Exception {
+          fs.discardRoot(adapter);
+        }
+
+        @Override
         public Optional<FaultController> faults() {
           return Optional.of(stuck);
         }
@@ -124,6 +134,11 @@ final class HarnessBindings {
         @Override
         public StorageAdapter openEmptyRoot() throws Exception {
           return fs.openEmptyRoot();
+        }
+
+        @Override
+        public void discardRoot(StorageAdapter adapter) throws Exception {
+          fs.discardRoot(adapter);
         }
       };
     }
