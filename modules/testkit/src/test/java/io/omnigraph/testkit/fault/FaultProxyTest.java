@@ -49,6 +49,8 @@ class FaultProxyTest {
   private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   private void echo(HttpExchange ex) throws IOException {
+    // "In flight" ends just before the response goes out: once the proxy has the response it may
+    // release the path, so counting until the handler returns would race with the next request.
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
     try {
@@ -59,10 +61,10 @@ class FaultProxyTest {
           Thread.currentThread().interrupt();
         }
       }
-      echoBody(ex);
     } finally {
       inFlight.decrementAndGet();
     }
+    echoBody(ex);
   }
 
   private void echoBody(HttpExchange ex) throws IOException {
