@@ -1,28 +1,22 @@
 package io.omnigraph.engine;
 
-import io.omnigraph.api.ConflictException;
-import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadProgress;
 import io.omnigraph.api.LoadResult;
-import io.omnigraph.api.OmnigraphException;
-import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.GraphLoader;
 import io.omnigraph.engine.load.TableRows;
 import io.omnigraph.engine.load.ValidatedLoad;
-import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.schema.TableSpec;
-import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.KeyedWriteMode;
-import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.GraphWrite;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -31,27 +25,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as the seed's "Mutation/load
- * coarse OCC" describes, minus recovery sidecars (a later issue).
+ * coarse OCC" describes. This class prepares and stages; {@link GraphWrite} does the effect and the
+ * publish.
  *
  * <ol>
  *   <li>Capture one manifest cut: the main head and every table's published version.</li>
  *   <li>Read and validate the whole input against the schema and that cut (no writes). Append and
  *       merge cap each table at 8,192 rows (and TableStore at 32 MiB) before anything is staged.</li>
- *   <li>Require every touched table's live Lance HEAD to equal its published version.</li>
  *   <li>Stage one Lance transaction per touched table (strict insert, upsert or overwrite); no HEAD
  *       moves.</li>
- *   <li>Commit each staged transaction exactly (zero retries), then publish ONE graph commit with the
- *       expected head and table versions.</li>
+ *   <li>Hand the staged transactions to {@link GraphWrite}, which checks the live HEADs, commits them
+ *       exactly and publishes ONE graph commit with the expected head and table versions.</li>
  * </ol>
- * Recovery seam: a sidecar naming the staged transactions would be written between steps 4 and 5
- * (Phase A) and deleted after the publish (Phase D). Without it, a failure after the first table
- * commit is reported as {@link RecoveryRequiredException}: the affected table HEADs are past their
- * published versions and this release cannot repair them automatically.
  */
 final class GraphLoad {
   private static final long PROGRESS_INTERVAL_NANOS = 250_000_000L;
@@ -87,18 +76,14 @@ final class GraphLoad {
         }
         long t2 = System.nanoTime();
         phases.put("stage", t2 - t1);
-        String commitId = Ulid.generate();
-        List<ManifestPublisher.TableUpdate> updates = commitAll(tables, committed, prepared, commitId);
-        long t3 = System.nanoTime();
-        phases.put("commit", t3 - t2);
-        Map<String, Long> expected = new TreeMap<>();
+        List<GraphWrite.TableEffect> effects = new ArrayList<>();
         for (Prepared p : prepared) {
-          expected.put(p.spec.tableKey(), p.entry.version());
+          effects.add(new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
         }
-        graph.publisher().publish(new ManifestPublisher.PublishRequest(updates, expected, head,
-            new ManifestPublisher.LineageIntent(commitId, options.actor(), options.message(),
-                OmnigraphEngine.nowMicros())));
-        phases.put("publish", System.nanoTime() - t3);
+        GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
+            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects));
+        String commitId = outcome.commitId();
+        phases.putAll(outcome.phaseNanos());
         options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true));
         Map<String, Long> written = new LinkedHashMap<>();
         for (Prepared p : prepared) {
@@ -165,13 +150,6 @@ final class GraphLoad {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
     TableSnapshot snapshot = committed.snapshot(spec.tableKey());
-    long head = tables.latestVersion(snapshot);
-    if (head != entry.version()) {
-      throw new ConflictException("table " + spec.tableKey() + " has Lance HEAD " + head + " but the graph publishes "
-          + entry.version() + ": an earlier write committed without publishing; the table needs repair",
-          new ErrorDetail.ReadSetConflict("table_head:" + spec.tableKey(), Long.toString(entry.version()),
-              Long.toString(head)));
-    }
     int batchRows = mode == LoadMode.OVERWRITE ? OVERWRITE_BATCH_ROWS : TableStore.KEYED_WRITE_MAX_ROWS;
     Prepared p = new Prepared(spec, entry, snapshot, ArrowRows.toBatches(rows, tables.allocator(), batchRows));
     try {
@@ -193,48 +171,5 @@ final class GraphLoad {
       throw new IllegalStateException("a keyed table load must be one batch, got " + p.batches.size());
     }
     return p.batches.get(0);
-  }
-
-  private List<ManifestPublisher.TableUpdate> commitAll(TableStore tables, CommittedTables committed,
-      List<Prepared> prepared, String commitId) {
-    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
-    List<String> landed = new ArrayList<>();
-    // Recovery seam (Phase A): the sidecar naming every staged (table, read version, uuid) goes here.
-    for (Prepared p : prepared) {
-      long version;
-      try {
-        version = tables.commitStaged(p.snapshot, p.staged);
-      } catch (RetryableCommitConflict | ConflictException e) {
-        if (landed.isEmpty()) {
-          throw new ConflictException("a concurrent writer committed to " + p.spec.tableKey()
-              + " first; nothing was written, retry the load",
-              new ErrorDetail.ReadSetConflict("table_head:" + p.spec.tableKey(),
-                  Long.toString(p.entry.version()), null), e);
-        }
-        throw partial(commitId, landed, p, e);
-      } catch (OmnigraphException e) {
-        if (landed.isEmpty()) {
-          throw e;
-        }
-        throw partial(commitId, landed, p, e);
-      }
-      landed.add(p.spec.tableKey());
-      long rows;
-      try (TableSnapshot after = tables.openAt(p.snapshot.location(), version)) {
-        rows = tables.countRows(after);
-      }
-      updates.add(new ManifestPublisher.TableUpdate(
-          new io.omnigraph.engine.manifest.TableIdentity(p.spec.stableTableId(), p.spec.tableIncarnationId()),
-          p.spec.tableKey(), version, rows, p.snapshot.location().uri()));
-    }
-    return updates;
-  }
-
-  private static RecoveryRequiredException partial(String commitId, List<String> landed, Prepared failed,
-      RuntimeException cause) {
-    return new RecoveryRequiredException("recovery required for operation " + commitId + ": tables " + landed
-        + " were committed but " + failed.spec.tableKey() + " failed (" + cause.getMessage()
-        + "); nothing was published, and automatic recovery is not part of this release",
-        new ErrorDetail.RecoveryRequired(commitId), cause);
   }
 }

@@ -20,6 +20,7 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.GraphWrite;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,6 +45,7 @@ final class LanceGraph implements Graph {
   private final CompiledSchema schema;
   private final ManifestStore manifest;
   private final ManifestPublisher publisher;
+  private final GraphWrite writer;
   private final ReentrantLock writeGate;
   private volatile boolean closed;
 
@@ -53,6 +55,7 @@ final class LanceGraph implements Graph {
     this.schema = Objects.requireNonNull(schema);
     this.manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
     this.publisher = new ManifestPublisher(tables, manifest);
+    this.writer = new GraphWrite(tables, publisher);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
   }
 
@@ -188,5 +191,10 @@ final class LanceGraph implements Graph {
 
   ManifestPublisher publisher() {
     return publisher;
+  }
+
+  /** @return the effect + publish half shared by every writer */
+  GraphWrite writer() {
+    return writer;
   }
 }

@@ -17,7 +17,6 @@ import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableStore;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -108,8 +107,7 @@ public final class OmnigraphEngine implements GraphEngine {
   }
 
   static long nowMicros() {
-    Instant now = Instant.now();
-    return ChronoUnit.MICROS.between(Instant.EPOCH, now);
+    return io.omnigraph.engine.write.GraphWrite.nowMicros();
   }
 
   private static void closeAfterFailure(GraphRoot root, TableStore tables, RuntimeException primary) {

@@ -1,0 +1,223 @@
+package io.omnigraph.engine.write;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.table.RetryableCommitConflict;
+import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The effect and publish half of every graph write (load, mutation): the ONE place that turns
+ * staged table transactions into a graph commit. Writers prepare and stage (no Lance HEAD moves);
+ * {@link #commitAndPublish} then
+ *
+ * <ol>
+ *   <li>requires every touched table's live Lance HEAD to equal its published pin (uncovered drift
+ *       is refused before any effect);</li>
+ *   <li>(Phase A, recovery issue) arms a recovery sidecar naming every staged transaction;</li>
+ *   <li>(Phase B) commits each staged transaction exactly at its read version, zero retries;</li>
+ *   <li>(Phase C) publishes ONE graph commit with the pre-minted commit id, the expected head and
+ *       the expected table versions;</li>
+ *   <li>(Phase D, recovery issue) deletes the sidecar.</li>
+ * </ol>
+ *
+ * <p>Failure semantics: anything before the first table commit leaves the graph untouched and is
+ * reported as is (a lost commit race is a {@link ConflictException} with a read-set detail). Once a
+ * table commit has landed, every later failure is {@link RecoveryRequiredException} naming the
+ * operation: the landed HEADs are past their published versions.
+ */
+public final class GraphWrite {
+  /** Who is writing; recorded in recovery sidecars and audit rows. */
+  public enum WriterKind { LOAD, MUTATION }
+
+  /**
+   * One touched table.
+   *
+   * @param spec the table
+   * @param published its published entry in the manifest cut the write was prepared against
+   * @param snapshot the table opened at {@code published.version()}
+   * @param staged the staged transaction, prepared against {@code snapshot}
+   */
+  public record TableEffect(TableSpec spec, TableEntry published, TableSnapshot snapshot, StagedWrite staged) {
+    public TableEffect {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(published, "published");
+      Objects.requireNonNull(snapshot, "snapshot");
+      Objects.requireNonNull(staged, "staged");
+      if (staged.readVersion() != published.version()) {
+        throw new IllegalArgumentException("table " + spec.tableKey() + ": staged at version " + staged.readVersion()
+            + " but published at " + published.version());
+      }
+    }
+  }
+
+  /**
+   * What to commit.
+   *
+   * @param kind the writer
+   * @param actorId who, or {@code null}
+   * @param message the commit message, or {@code null}
+   * @param expectedHead the main head the write was prepared against (empty: the graph had none)
+   * @param effects one entry per touched table, each table at most once; may be empty (the commit
+   *     then records no table change)
+   */
+  public record Intent(WriterKind kind, String actorId, String message, Optional<String> expectedHead,
+      List<TableEffect> effects) {
+    public Intent {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(expectedHead, "expectedHead");
+      effects = List.copyOf(effects);
+      Set<String> seen = new HashSet<>();
+      for (TableEffect e : effects) {
+        if (!seen.add(e.spec().tableKey())) {
+          throw new IllegalArgumentException("table " + e.spec().tableKey() + " is touched twice in one write");
+        }
+      }
+    }
+  }
+
+  /**
+   * A published write.
+   *
+   * @param commitId the new graph commit
+   * @param state the manifest state after the publish
+   * @param tableVersions per touched table key, the Lance version now published
+   * @param phaseNanos time spent per phase ({@code commit}: table commits, {@code publish}: the
+   *     manifest publish), in that order
+   */
+  public record Outcome(String commitId, ManifestState state, Map<String, Long> tableVersions,
+      Map<String, Long> phaseNanos) {
+    public Outcome {
+      tableVersions = Map.copyOf(tableVersions);
+      phaseNanos = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phaseNanos));
+    }
+  }
+
+  private final TableStore tables;
+  private final ManifestPublisher publisher;
+
+  public GraphWrite(TableStore tables, ManifestPublisher publisher) {
+    this.tables = Objects.requireNonNull(tables);
+    this.publisher = Objects.requireNonNull(publisher);
+  }
+
+  /**
+   * Commits every staged effect of {@code intent} and publishes one graph commit.
+   *
+   * @return the commit
+   * @throws ConflictException before any effect: drift or a concurrent commit won the race; the
+   *     graph is untouched
+   * @throws RecoveryRequiredException after an effect: tables are committed but unpublished
+   */
+  public Outcome commitAndPublish(Intent intent) {
+    for (TableEffect e : intent.effects()) {
+      requireHeadAtPin(e);
+    }
+    String commitId = Ulid.generate();
+    Map<String, Long> phases = new LinkedHashMap<>();
+    long t0 = System.nanoTime();
+    List<ManifestPublisher.TableUpdate> updates = commitAll(intent.effects(), commitId);
+    long t1 = System.nanoTime();
+    phases.put("commit", t1 - t0);
+    Map<String, Long> expected = new TreeMap<>();
+    Map<String, Long> versions = new LinkedHashMap<>();
+    for (TableEffect e : intent.effects()) {
+      expected.put(e.spec().tableKey(), e.published().version());
+    }
+    for (ManifestPublisher.TableUpdate u : updates) {
+      versions.put(u.tableKey(), u.version());
+    }
+    ManifestState state;
+    try {
+      state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), nowMicros())));
+    } catch (OmnigraphException e) {
+      if (updates.isEmpty()) {
+        throw e;
+      }
+      throw new RecoveryRequiredException("recovery required for operation " + commitId + ": tables "
+          + versions.keySet() + " were committed but the graph commit was not published (" + e.getMessage() + ")",
+          new ErrorDetail.RecoveryRequired(commitId), e);
+    }
+    phases.put("publish", System.nanoTime() - t1);
+    return new Outcome(commitId, state, versions, phases);
+  }
+
+  private void requireHeadAtPin(TableEffect e) {
+    long head = tables.latestVersion(e.snapshot());
+    if (head != e.published().version()) {
+      String key = e.spec().tableKey();
+      throw new ConflictException("table " + key + " has Lance HEAD " + head + " but the graph publishes "
+          + e.published().version() + ": an earlier write committed without publishing; the table needs repair",
+          new ErrorDetail.ReadSetConflict("table_head:" + key, Long.toString(e.published().version()),
+              Long.toString(head)));
+    }
+  }
+
+  private List<ManifestPublisher.TableUpdate> commitAll(List<TableEffect> effects, String commitId) {
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    List<String> landed = new ArrayList<>();
+    for (TableEffect e : effects) {
+      String key = e.spec().tableKey();
+      long version;
+      try {
+        version = tables.commitStaged(e.snapshot(), e.staged());
+      } catch (RetryableCommitConflict | ConflictException ex) {
+        if (landed.isEmpty()) {
+          throw new ConflictException("a concurrent writer committed to " + key
+              + " first; nothing was written, retry the write",
+              new ErrorDetail.ReadSetConflict("table_head:" + key, Long.toString(e.published().version()), null), ex);
+        }
+        throw partial(commitId, landed, key, ex);
+      } catch (OmnigraphException ex) {
+        if (landed.isEmpty()) {
+          throw ex;
+        }
+        throw partial(commitId, landed, key, ex);
+      }
+      landed.add(key);
+      long rows;
+      try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
+        rows = tables.countRows(after);
+      } catch (OmnigraphException ex) {
+        throw partial(commitId, landed, key, ex);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(
+          new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
+          key, version, rows, e.snapshot().location().uri()));
+    }
+    return updates;
+  }
+
+  private static RecoveryRequiredException partial(String commitId, List<String> landed, String failed,
+      RuntimeException cause) {
+    return new RecoveryRequiredException("recovery required for operation " + commitId + ": tables " + landed
+        + " were committed but " + failed + " failed (" + cause.getMessage()
+        + "); nothing was published", new ErrorDetail.RecoveryRequired(commitId), cause);
+  }
+
+  /** Microseconds since the epoch, the lineage timestamp unit. */
+  public static long nowMicros() {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+  }
+}
