@@ -2,6 +2,7 @@ package io.omnigraph.engine.manifest;
 
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
@@ -117,11 +118,13 @@ public final class ManifestPublisher {
         folded.addAll(rows);
         ManifestStore.assemble(snapshot.version() + 1, folded);
         beforeMerge.run();
+        Failpoints.hit(Failpoints.PUBLISH_BEFORE);
         long version;
         try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
             snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
           version = tables.mergeRowsOnKey(snapshot, ManifestStore.PATH, "object_id", root);
         }
+        Failpoints.hit(Failpoints.PUBLISH_AFTER);
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
         Map<String, TableEntry> published = new TreeMap<>(state.tables());
