@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * javac inlines, so a bytecode rule cannot tell {@code hit(Failpoints.X)} from {@code hit("x")};
  * the sources can.
  */
-final class FailpointCallSites {
+public final class FailpointCallSites {
   /** {@code hit(} with its argument (up to the closing parenthesis). */
   private static final Pattern HIT = Pattern.compile("\\bhit\\s*\\(\\s*([^)]*?)\\s*\\)");
   /** An argument that names a constant: {@code Failpoints.NAME} or a statically imported {@code NAME}. */
@@ -132,7 +132,8 @@ final class FailpointCallSites {
     return base;
   }
 
-  static TreeSet<String> placedNames() {
+  /** @return the failpoint names some production call site passes */
+  public static TreeSet<String> placedNames() {
     TreeSet<String> out = new TreeSet<>();
     Map<String, String> names = constantNames();
     for (Path p : productionSources()) {

@@ -1,0 +1,62 @@
+package io.omnigraph.engine.crash;
+
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.OpenOptions;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Child-JVM main for the crash tests: opens a graph and runs ONE write, reporting on stdout.
+ *
+ * <pre>
+ * CrashWriter &lt;uri&gt; [--option k=v]... load &lt;append|merge|overwrite&gt; &lt;ndjson file&gt;
+ * </pre>
+ *
+ * Prints {@code committed <commit id>} and exits 0 on success; prints {@code failed <code> <json>}
+ * and exits 2 on an engine error. A failpoint armed through {@code -Domnigraph.failpoints} may halt
+ * it first (exit {@link io.omnigraph.engine.failpoint.Failpoints#HALT_STATUS}).
+ */
+public final class CrashWriter {
+  /** Exit status of a write the engine refused with a typed error. */
+  public static final int FAILED_STATUS = 2;
+
+  private CrashWriter() {}
+
+  /**
+   * @param args see the class comment
+   */
+  public static void main(String[] args) {
+    int i = 0;
+    String uri = args[i++];
+    Map<String, String> options = new LinkedHashMap<>();
+    while (args[i].equals("--option")) {
+      String kv = args[i + 1];
+      int eq = kv.indexOf('=');
+      options.put(kv.substring(0, eq), kv.substring(eq + 1));
+      i += 2;
+    }
+    String op = args[i++];
+    try (Graph g = Omnigraph.open(uri, new OpenOptions(options))) {
+      switch (op) {
+        case "load" -> {
+          LoadMode mode = LoadMode.parse(args[i++]);
+          LoadResult r = g.load(mode, Path.of(args[i++]), LoadOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + r.commitId());
+        }
+        default -> throw new IllegalArgumentException("unknown operation " + op);
+      }
+    } catch (OmnigraphException e) {
+      System.out.println("failed " + e.code() + " " + e.toJson());
+      System.out.flush();
+      System.exit(FAILED_STATUS);
+    }
+    System.out.flush();
+    System.exit(0);
+  }
+}
