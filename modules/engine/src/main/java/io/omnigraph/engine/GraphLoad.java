@@ -99,7 +99,8 @@ final class GraphLoad {
   }
 
   private ValidatedLoad validate(InputStream in, CommittedTables committed) {
-    GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, new LanceCommittedView(graph.tables(), committed))
+    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), graph.tables(), committed);
+    GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, view)
         .progress(this::reportLines);
     if (mode != LoadMode.OVERWRITE) {
       loader.maxRowsPerTable(TableStore.KEYED_WRITE_MAX_ROWS);

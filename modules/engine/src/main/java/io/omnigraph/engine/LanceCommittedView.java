@@ -1,6 +1,12 @@
 package io.omnigraph.engine;
 
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.CommittedGraphView;
+import io.omnigraph.engine.schema.Catalog;
+import io.omnigraph.engine.schema.Property;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,19 +15,22 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VarCharVector;
 
 /** The loader's view of committed rows, answered by scans of the pinned tables of one manifest cut. */
 final class LanceCommittedView implements CommittedGraphView {
+  /** The type of an edge's {@code src} and {@code dst} columns (node ids). */
+  private static final PropertyType ENDPOINT = new PropertyType.Scalar(ScalarKind.STRING);
+
+  private final Catalog catalog;
   private final TableStore tables;
   private final CommittedTables committed;
 
-  LanceCommittedView(TableStore tables, CommittedTables committed) {
+  LanceCommittedView(Catalog catalog, TableStore tables, CommittedTables committed) {
+    this.catalog = catalog;
     this.tables = tables;
     this.committed = committed;
   }
@@ -60,6 +69,7 @@ final class LanceCommittedView implements CommittedGraphView {
     if (tuples.isEmpty()) {
       return out;
     }
+    List<PropertyType> types = columns.stream().map(c -> columnType(tableKey, c)).toList();
     List<String> projection = new ArrayList<>();
     projection.add("id");
     projection.addAll(columns);
@@ -68,8 +78,9 @@ final class LanceCommittedView implements CommittedGraphView {
       List<FieldVector> cols = columns.stream().map(root::getVector).toList();
       for (int i = 0; i < root.getRowCount(); i++) {
         List<Object> tuple = new ArrayList<>(cols.size());
-        for (FieldVector c : cols) {
-          tuple.add(loaderValue(c, i));
+        for (int c = 0; c < cols.size(); c++) {
+          // The loader's representation (e.g. DateTime as epoch millis), so tuples compare equal.
+          tuple.add(ArrowRows.value(cols.get(c), types.get(c), i));
         }
         if (tuples.contains(tuple)) {
           out.computeIfAbsent(tuple, k -> new HashSet<>()).add(text(id, i));
@@ -95,24 +106,20 @@ final class LanceCommittedView implements CommittedGraphView {
     return out;
   }
 
-  /** Arrow cell to the loader's value representation (see {@code load.Values}). */
-  static Object loaderValue(FieldVector v, int i) {
-    if (v.isNull(i)) {
-      return null;
+  /** The declared type of a {@code @unique} column of {@code node:T} or {@code edge:E}. */
+  private PropertyType columnType(String tableKey, String column) {
+    String typeName = tableKey.substring(tableKey.indexOf(':') + 1);
+    Optional<Property> property;
+    if (tableKey.startsWith("edge:")) {
+      if (column.equals("src") || column.equals("dst")) {
+        return ENDPOINT;
+      }
+      property = catalog.edge(typeName).flatMap(e -> e.property(column));
+    } else {
+      property = catalog.node(typeName).flatMap(n -> n.property(column));
     }
-    if (v instanceof VarCharVector s) {
-      return text(s, i);
-    }
-    if (v instanceof UInt4Vector u) {
-      return Integer.toUnsignedLong(u.get(i));
-    }
-    if (v instanceof TimeStampVector t) {
-      return t.get(i);
-    }
-    if (v instanceof BitVector b) {
-      return b.get(i) == 1;
-    }
-    return v.getObject(i);
+    return property.map(Property::type).orElseThrow(() -> new InternalErrorException(
+        "@unique column " + column + " is not a property of " + tableKey, null));
   }
 
   private static String text(VarCharVector v, int i) {
