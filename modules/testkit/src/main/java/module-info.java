@@ -9,6 +9,9 @@
  * be derived); it must sit on the class path, and this module drives it by reflection.
  * <p>{@code io.omnigraph.testkit.gcs}: {@link io.omnigraph.testkit.gcs.GcsEmulator}, an in-memory
  * GCS emulator (JSON API for google-cloud-storage, XML API for Lance's object_store).
+ * <p>{@code io.omnigraph.testkit.lance}: {@link io.omnigraph.testkit.lance.LanceSmoke}, the Lance
+ * smoke test every backend runs through its {@code lanceLocation}. Lance and Arrow are optional
+ * ({@code requires static}): only callers of that package need them, on the class path.
  */
 module io.omnigraph.testkit {
   requires transitive io.omnigraph.api;
@@ -21,10 +24,14 @@ module io.omnigraph.testkit {
   requires java.logging;
   requires java.xml;
   requires com.fasterxml.jackson.databind;
+  requires static lance.core;
+  requires static org.apache.arrow.vector;
+  requires static org.apache.arrow.memory.core;
   requires java.net.http; // used by the kit's own tests (the GCS XML API is driven with java.net.http)
 
   exports io.omnigraph.testkit.azure;
   exports io.omnigraph.testkit.fault;
   exports io.omnigraph.testkit.gcs;
+  exports io.omnigraph.testkit.lance;
   exports io.omnigraph.testkit.s3;
 }
