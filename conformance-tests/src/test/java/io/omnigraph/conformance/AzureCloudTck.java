@@ -1,12 +1,7 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageAdapter;
-import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
-import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -34,51 +29,26 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_AZURE_CONTAINER", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_AZURE_CONTAINER is not set: no real Azure container to run the TCK against")
 class AzureCloudTck extends StorageAdapterContract {
-  private static String base;
-  private static Map<String, String> options;
-  private static final AtomicInteger NEXT = new AtomicInteger();
+  private static CloudRun run;
 
   @BeforeAll
   static void fromEnvironment() {
-    String container = System.getenv("OMNIGRAPH_AZURE_CONTAINER").trim();
-    options = new LinkedHashMap<>();
-    copy("OMNIGRAPH_AZURE_ACCOUNT", "account");
-    copy("OMNIGRAPH_AZURE_CONNECTION_STRING", "connection-string");
-    copy("OMNIGRAPH_AZURE_ACCOUNT_KEY", "account-key");
-    copy("OMNIGRAPH_AZURE_SAS_TOKEN", "sas-token");
-    options.put("list-page-size", "100");
-    String prefix = System.getenv().getOrDefault("OMNIGRAPH_AZURE_PREFIX", "omnigraph-tck");
-    base = "az://" + container + "/" + prefix + "/tck-" + System.currentTimeMillis();
-  }
-
-  private static void copy(String env, String option) {
-    String v = System.getenv(env);
-    if (v != null && !v.isBlank()) {
-      options.put(option, v);
-    }
+    run = CloudRun.fromEnvironment("azure (real)", "az", "OMNIGRAPH_AZURE_CONTAINER", "OMNIGRAPH_AZURE_PREFIX", Map.of(
+        "OMNIGRAPH_AZURE_ACCOUNT", "account",
+        "OMNIGRAPH_AZURE_CONNECTION_STRING", "connection-string",
+        "OMNIGRAPH_AZURE_ACCOUNT_KEY", "account-key",
+        "OMNIGRAPH_AZURE_SAS_TOKEN", "sas-token"));
   }
 
   @AfterAll
   static void deleteRunPrefix() throws StorageException {
-    if (base != null) {
-      try (StorageAdapter run = StorageAdapters.open(URI.create(base), options)) {
-        run.deletePrefix("");
-      }
+    if (run != null) {
+      run.deleteRunPrefix();
     }
   }
 
   @Override
   protected StorageTckBinding binding() {
-    return new StorageTckBinding() {
-      @Override
-      public String name() {
-        return "azure (real)";
-      }
-
-      @Override
-      public StorageAdapter openEmptyRoot() throws StorageException {
-        return StorageAdapters.open(URI.create(base + "/t" + NEXT.incrementAndGet()), options);
-      }
-    };
+    return run.binding();
   }
 }

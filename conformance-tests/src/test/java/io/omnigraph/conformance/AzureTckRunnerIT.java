@@ -2,17 +2,10 @@ package io.omnigraph.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.omnigraph.conformance.RunnerJar.Run;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteClients;
 import io.omnigraph.testkit.azure.AzuriteExtension;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,48 +14,15 @@ class AzureTckRunnerIT {
   @RegisterExtension
   static final AzuriteExtension AZURITE = new AzuriteExtension();
 
-  private static final Pattern CLOSING = Pattern.compile("(?m)^(\\d+) passed, (\\d+) failed, (\\d+) skipped$");
-  private static final List<String> GROUPS = List.of("ReadAndNotFound", "AtomicPut", "ConditionalPut", "Listing",
-      "ListingFailure", "TempFileResidue", "Delete", "ErrorMapping", "PathValidation");
-
-  private static Path jar;
-
-  @BeforeAll
-  static void findJar() {
-    jar = Path.of(System.getProperty("omnigraph.tck.runnerJar", "target/missing-runner.jar"));
-    assertThat(jar).as("runner jar (built by the package phase)").isRegularFile();
-  }
-
-  record Run(int exit, String out) {}
-
-  static Run runJar(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", jar.toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().put("LC_ALL", "C.UTF-8");
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("runner exited").isTrue();
-    return new Run(p.exitValue(), out);
-  }
-
   @Test
   void anAzuriteContainerPassesEveryGroupWithNoFailure() throws Exception {
     Azurite azurite = AZURITE.azurite();
     String container = azurite.createContainer("runner");
-    Run r = runJar("--uri", "az://" + container + "/tck",
+    Run r = RunnerJar.run("--uri", "az://" + container + "/tck",
         "--option", "account=" + Azurite.ACCOUNT_NAME, "--option", "account-key=" + Azurite.ACCOUNT_KEY,
         "--option", "endpoint=" + azurite.blobEndpoint(), "--option", "allow-http=true",
         "--option", "list-page-size=100");
-    assertThat(r.exit()).as(r.out()).isZero();
-    for (String g : GROUPS) {
-      assertThat(r.out()).as(r.out()).containsPattern("(?m)^" + g + " +\\d+ +0 +\\d+$");
-    }
-    Matcher m = CLOSING.matcher(r.out());
-    assertThat(m.find()).as(r.out()).isTrue();
-    assertThat(Integer.parseInt(m.group(1))).isGreaterThanOrEqualTo(40);
-    assertThat(m.group(2)).isEqualTo("0");
+    RunnerJar.assertEveryGroupPassed(r);
     // a user's store has no fault or residue hooks: those tests are skipped with the reason
     assertThat(r.out()).contains("supplies no FaultController");
     assertThat(AzuriteClients.containerClient(azurite, container).listBlobs())
@@ -72,7 +32,7 @@ class AzureTckRunnerIT {
   @Test
   void aMissingContainerIsReportedAsConfigurationNotAsTestFailures() throws Exception {
     Azurite azurite = AZURITE.azurite();
-    Run r = runJar("--uri", "az://no-such-container-for-runner/tck",
+    Run r = RunnerJar.run("--uri", "az://no-such-container-for-runner/tck",
         "--option", "account=" + Azurite.ACCOUNT_NAME, "--option", "account-key=" + Azurite.ACCOUNT_KEY,
         "--option", "endpoint=" + azurite.blobEndpoint(), "--option", "allow-http=true");
     assertThat(r.exit()).as(r.out()).isNotZero();

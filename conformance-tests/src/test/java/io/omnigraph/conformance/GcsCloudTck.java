@@ -1,12 +1,7 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageAdapter;
-import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
-import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -30,49 +25,24 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_GCS_BUCKET", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_GCS_BUCKET is not set: no real GCS bucket to run the TCK against")
 class GcsCloudTck extends StorageAdapterContract {
-  private static String base;
-  private static Map<String, String> options;
-  private static final AtomicInteger NEXT = new AtomicInteger();
+  private static CloudRun run;
 
   @BeforeAll
   static void fromEnvironment() {
-    String bucket = System.getenv("OMNIGRAPH_GCS_BUCKET").trim();
-    options = new LinkedHashMap<>();
-    String credentials = System.getenv("OMNIGRAPH_GCS_CREDENTIALS");
-    if (credentials != null && !credentials.isBlank()) {
-      options.put("credentials", credentials.trim());
-    }
-    String project = System.getenv("OMNIGRAPH_GCS_PROJECT");
-    if (project != null && !project.isBlank()) {
-      options.put("project-id", project.trim());
-    }
-    options.put("list-page-size", "100");
-    String prefix = System.getenv().getOrDefault("OMNIGRAPH_GCS_PREFIX", "omnigraph-tck");
-    base = "gs://" + bucket + "/" + prefix + "/tck-" + System.currentTimeMillis();
+    run = CloudRun.fromEnvironment("gcs (real)", "gs", "OMNIGRAPH_GCS_BUCKET", "OMNIGRAPH_GCS_PREFIX", Map.of(
+        "OMNIGRAPH_GCS_CREDENTIALS", "credentials",
+        "OMNIGRAPH_GCS_PROJECT", "project-id"));
   }
 
   @AfterAll
   static void deleteRunPrefix() throws StorageException {
-    if (base != null) {
-      try (StorageAdapter run = StorageAdapters.open(URI.create(base), options)) {
-        run.deletePrefix("");
-      }
+    if (run != null) {
+      run.deleteRunPrefix();
     }
   }
 
   @Override
   protected StorageTckBinding binding() {
-    String root = base + "/t" + NEXT.incrementAndGet();
-    return new StorageTckBinding() {
-      @Override
-      public String name() {
-        return "gcs-cloud";
-      }
-
-      @Override
-      public StorageAdapter openEmptyRoot() throws Exception {
-        return StorageAdapters.open(URI.create(root), options);
-      }
-    };
+    return run.binding();
   }
 }

@@ -1,12 +1,7 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageAdapter;
-import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
-import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -34,50 +29,25 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_S3_BUCKET", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_S3_BUCKET is not set: no real S3 bucket to run the TCK against")
 class S3CloudTck extends StorageAdapterContract {
-  private static String base;
-  private static Map<String, String> options;
-  private static final AtomicInteger NEXT = new AtomicInteger();
+  private static CloudRun run;
 
   @BeforeAll
   static void fromEnvironment() {
-    String bucket = System.getenv("OMNIGRAPH_S3_BUCKET").trim();
-    options = new LinkedHashMap<>();
-    copy("OMNIGRAPH_S3_REGION", "region");
-    copy("OMNIGRAPH_S3_ENDPOINT", "endpoint");
-    copy("OMNIGRAPH_S3_PATH_STYLE", "path-style");
-    options.put("list-page-size", "100");
-    String prefix = System.getenv().getOrDefault("OMNIGRAPH_S3_PREFIX", "omnigraph-tck");
-    base = "s3://" + bucket + "/" + prefix + "/tck-" + System.currentTimeMillis();
-  }
-
-  private static void copy(String env, String option) {
-    String v = System.getenv(env);
-    if (v != null && !v.isBlank()) {
-      options.put(option, v.trim());
-    }
+    run = CloudRun.fromEnvironment("s3 (real)", "s3", "OMNIGRAPH_S3_BUCKET", "OMNIGRAPH_S3_PREFIX", Map.of(
+        "OMNIGRAPH_S3_REGION", "region",
+        "OMNIGRAPH_S3_ENDPOINT", "endpoint",
+        "OMNIGRAPH_S3_PATH_STYLE", "path-style"));
   }
 
   @AfterAll
   static void deleteRunPrefix() throws StorageException {
-    if (base != null) {
-      try (StorageAdapter run = StorageAdapters.open(URI.create(base), options)) {
-        run.deletePrefix("");
-      }
+    if (run != null) {
+      run.deleteRunPrefix();
     }
   }
 
   @Override
   protected StorageTckBinding binding() {
-    return new StorageTckBinding() {
-      @Override
-      public String name() {
-        return "s3 (real)";
-      }
-
-      @Override
-      public StorageAdapter openEmptyRoot() throws StorageException {
-        return StorageAdapters.open(URI.create(base + "/t" + NEXT.incrementAndGet()), options);
-      }
-    };
+    return run.binding();
   }
 }
