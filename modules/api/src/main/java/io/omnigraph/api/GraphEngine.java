@@ -20,4 +20,18 @@ public interface GraphEngine {
    * @return the open graph
    */
   Graph open(String uri, OpenOptions options);
+
+  /**
+   * Runs the recovery sweep explicitly; see {@link Omnigraph#repair(String, OpenOptions, boolean)}.
+   *
+   * @return one outcome per sidecar found
+   */
+  java.util.List<RecoveryOutcome> repair(String uri, OpenOptions options, boolean dryRun);
+
+  /**
+   * Removes history no graph commit needs; see {@link Omnigraph#cleanup(String, OpenOptions)}.
+   *
+   * @return what was removed
+   */
+  CleanupResult cleanup(String uri, OpenOptions options);
 }

@@ -46,18 +46,52 @@ public final class Omnigraph {
   }
 
   /**
-   * Opens an existing graph.
+   * Opens an existing graph read-write. Before the handle is returned, the open-time recovery
+   * sweep resolves every interrupted write (see {@link #repair}).
    *
    * @param uri the graph root
    * @param options storage options
    * @return the open graph
    * @throws NotFoundException there is no graph at {@code uri}
+   * @throws RecoveryRequiredException an interrupted write could not be resolved automatically (a
+   *     corrupt, foreign or unsupported recovery sidecar, or drift recovery cannot prove safe to
+   *     undo); the message names the sidecar, which is kept
    * @throws UnsupportedStorageVersionException the graph was written by an incompatible storage
    *     version (the message says how to rebuild it)
    * @throws StorageFailureException the backend failed
    */
   public static Graph open(String uri, OpenOptions options) {
     return engine().open(uri, options);
+  }
+
+  /**
+   * Resolves interrupted writes explicitly (the same sweep a read-write open runs): for each
+   * recovery sidecar under {@code __recovery/}, classifies every table it names, then rolls the
+   * write forward (publishes its confirmed effects), rolls it back (restores the tables and
+   * publishes the restored state), or refuses and keeps the sidecar for an operator. Every
+   * roll-forward and rollback appends one row to the recovery audit ({@code _graph_commit_recoveries.lance}).
+   *
+   * @param dryRun only classify and report; change nothing
+   * @return one outcome per sidecar found (empty when nothing was interrupted)
+   * @throws RecoveryRequiredException a sidecar is corrupt or of an unsupported version, or (not in a
+   *     dry run) a sidecar had to be refused; the sidecar is kept
+   * @throws StorageFailureException {@code __recovery/} cannot be listed or a sidecar cannot be read
+   */
+  public static List<RecoveryOutcome> repair(String uri, OpenOptions options, boolean dryRun) {
+    return engine().repair(uri, options, dryRun);
+  }
+
+  /**
+   * Removes Lance versions of the graph's tables that are older than every version a graph commit
+   * pins (and the files only they reference), so every commit in the lineage stays readable.
+   * Unreferenced files younger than Lance's 7-day safety window are kept. Refused while any
+   * recovery sidecar is pending: recovery needs the history it would remove.
+   *
+   * @return per table, how many versions were removed
+   * @throws RecoveryRequiredException a recovery sidecar is pending; run {@link #repair} first
+   */
+  public static CleanupResult cleanup(String uri, OpenOptions options) {
+    return engine().cleanup(uri, options);
   }
 
   private static GraphEngine engine() {

@@ -15,6 +15,10 @@ import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.recovery.RecoveryAudit;
+import io.omnigraph.engine.recovery.RecoverySweep;
+import io.omnigraph.engine.recovery.SidecarCodec;
+import io.omnigraph.engine.recovery.SidecarStore;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
@@ -47,6 +51,7 @@ final class LanceGraph implements Graph {
   private final ManifestPublisher publisher;
   private final GraphWrite writer;
   private final ReentrantLock writeGate;
+  private final RecoverySweep recovery;
   private volatile boolean closed;
 
   LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
@@ -57,6 +62,42 @@ final class LanceGraph implements Graph {
     this.publisher = new ManifestPublisher(tables, manifest);
     this.writer = new GraphWrite(tables, publisher);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
+    this.recovery = recoverySweep(root, tables, manifest, publisher, schema);
+  }
+
+  /** The recovery sweep of a graph root (also used by repair before a graph handle exists). */
+  static RecoverySweep recoverySweep(GraphRoot root, TableStore tables, ManifestStore manifest,
+      ManifestPublisher publisher, CompiledSchema schema) {
+    SidecarStore sidecars = new SidecarStore(root, new SidecarCodec(
+        pin -> root.lance(pin.identity().canonicalPath(pin.tableKey())).uri()));
+    return new RecoverySweep(root, tables, manifest, publisher, sidecars,
+        new RecoveryAudit(tables, root.lance(RecoveryAudit.PATH)),
+        new RecoverySweep.SchemaAuthority(schema.ir().identityDomain(), schema.ir().hash(),
+            SchemaFiles.IDENTITY_VERSION));
+  }
+
+  /** @return the process-local write gate of the root {@code identity} */
+  static ReentrantLock writeGate(String identity) {
+    return WRITE_GATES.computeIfAbsent(identity, k -> new ReentrantLock());
+  }
+
+  /**
+   * Runs the open-time full recovery sweep under the write gate.
+   *
+   * @return what it did, per sidecar
+   */
+  List<RecoverySweep.Outcome> recover(RecoverySweep.Mode mode) {
+    writeGate.lock();
+    try {
+      return recovery.run(mode);
+    } finally {
+      writeGate.unlock();
+    }
+  }
+
+  /** @return this graph's recovery sweep (callers hold the write gate) */
+  RecoverySweep recovery() {
+    return recovery;
   }
 
   /** Every table of the schema must be published with the identity the IR gives it. */

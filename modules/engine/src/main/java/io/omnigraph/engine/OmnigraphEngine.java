@@ -1,6 +1,19 @@
 package io.omnigraph.engine;
 
+import io.omnigraph.api.CleanupResult;
 import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.RecoveryOutcome;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.engine.recovery.RecoverySweep;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.GraphEngine;
 import io.omnigraph.api.InvalidInputException;
@@ -92,12 +105,112 @@ public final class OmnigraphEngine implements GraphEngine {
               + " has a manifest but no schema files", null);
         }
         LanceGraph.checkCatalog(schema.get(), manifest.read(snapshot));
-        return new LanceGraph(root, tables, schema.get());
+        LanceGraph graph = new LanceGraph(root, tables, schema.get());
+        // Read-write open: the full sweep resolves every interrupted write before the handle is returned.
+        graph.recover(io.omnigraph.engine.recovery.RecoverySweep.Mode.FULL);
+        return graph;
       } catch (NotFoundException e) {
         if (root.exists(INIT_CLAIM)) {
           throw new ConflictException("the graph at " + uri + " is being initialized, or its init was interrupted ("
               + INIT_CLAIM + " exists)", null, e);
         }
+        throw new NotFoundException("no graph at " + uri, null, e);
+      }
+    } catch (RuntimeException e) {
+      closeAfterFailure(root, tables, e);
+      throw e;
+    }
+  }
+
+  @Override
+  public List<RecoveryOutcome> repair(String uri, OpenOptions options, boolean dryRun) {
+    List<RecoveryOutcome> out = new ArrayList<>();
+    for (RecoverySweep.Outcome o : sweep(uri, options, dryRun)) {
+      Map<String, String> tables = new LinkedHashMap<>();
+      o.tables().forEach((k, v) -> tables.put(k, v.name()));
+      Map<String, String> versions = new LinkedHashMap<>();
+      o.outcomes().forEach(t -> versions.put(t.tableKey(), t.fromVersion() + "->" + t.toVersion()));
+      out.add(new RecoveryOutcome(o.operationId(), o.writerKind(), o.actorId(), tables,
+          o.decision() == null ? null : o.decision().name(), o.action().name(), o.detail(), versions));
+    }
+    return out;
+  }
+
+  /** The sweep behind {@link #repair(String, OpenOptions, boolean)}, with the engine's own outcome type. */
+  static List<RecoverySweep.Outcome> sweep(String uri, OpenOptions options, boolean dryRun) {
+    return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
+      RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
+          schema);
+      ReentrantLock gate = LanceGraph.writeGate(root.identity());
+      gate.lock();
+      try {
+        return sweep.run(dryRun ? RecoverySweep.Mode.DRY_RUN : RecoverySweep.Mode.FULL);
+      } finally {
+        gate.unlock();
+      }
+    });
+  }
+
+  @Override
+  public CleanupResult cleanup(String uri, OpenOptions options) {
+    return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
+      RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
+          schema);
+      ReentrantLock gate = LanceGraph.writeGate(root.identity());
+      gate.lock();
+      try {
+        List<String> pending = sweep.sidecars().list();
+        if (!pending.isEmpty()) {
+          String first = pending.get(0);
+          String id = first.substring(first.lastIndexOf('/') + 1, first.length() - ".json".length());
+          throw new RecoveryRequiredException("recovery required for operation " + id + ": " + pending.size()
+              + " recovery sidecar(s) pending under " + RecoverySidecar.DIR + "/; cleanup would remove the history"
+              + " recovery needs, so run 'omnigraph repair' (or open the graph) first",
+              new ErrorDetail.RecoveryRequired(id));
+        }
+        ManifestState state;
+        try (var m = manifest.openLatest()) {
+          state = manifest.read(m);
+        }
+        Map<String, Long> removed = new TreeMap<>();
+        for (TableEntry t : state.tables().values()) {
+          // The oldest version any commit in the lineage pins: everything from it on stays readable.
+          long oldest = t.version();
+          for (var c : state.commits()) {
+            Long v = c.tableVersions().get(t.tableKey());
+            if (v != null) {
+              oldest = Math.min(oldest, v);
+            }
+          }
+          removed.put(t.tableKey(), tables.cleanupVersionsBefore(root.lance(t.path()), oldest));
+        }
+        return new CleanupResult(removed);
+      } finally {
+        gate.unlock();
+      }
+    });
+  }
+
+  private interface RootWork<T> {
+    T run(GraphRoot root, TableStore tables, ManifestStore manifest, CompiledSchema schema);
+  }
+
+  /** Opens the root, its manifest (stamp checked) and schema, runs {@code work}, closes everything. */
+  private static <T> T withOpenRoot(String uri, OpenOptions options, RootWork<T> work) {
+    GraphRoot root = GraphRoot.open(uri, options.storageOptions());
+    TableStore tables = null;
+    try {
+      tables = new TableStore();
+      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+      try (var snapshot = manifest.openLatest()) {
+        CompiledSchema schema = SchemaFiles.read(root).orElseThrow(() -> new io.omnigraph.api.InternalErrorException(
+            "graph at " + uri + " has a manifest but no schema files", null));
+        LanceGraph.checkCatalog(schema, manifest.read(snapshot));
+        T result = work.run(root, tables, manifest, schema);
+        tables.close();
+        root.close();
+        return result;
+      } catch (NotFoundException e) {
         throw new NotFoundException("no graph at " + uri, null, e);
       }
     } catch (RuntimeException e) {

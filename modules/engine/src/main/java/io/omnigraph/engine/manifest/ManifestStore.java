@@ -269,7 +269,7 @@ public final class ManifestStore {
   }
 
   /** The table_version metadata: where Lance keeps that version's manifest (V2 naming). */
-  static String versionMetadata(String tableUri, long version) {
+  public static String versionMetadata(String tableUri, long version) {
     ObjectNode m = JSON.createObjectNode();
     // V2 naming: _versions/<u64::MAX - version, 20 digits>.manifest
     String inverted = Long.toUnsignedString(-1L - version);

@@ -8,6 +8,7 @@ import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.WriteCondition;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -104,6 +105,34 @@ public final class GraphRoot implements AutoCloseable {
       if (e.kind() == StorageException.Kind.PRECONDITION_FAILED) {
         return false;
       }
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /**
+   * Lists the control files directly under {@code dir} (sorted; a missing directory is empty).
+   *
+   * @throws StorageFailureException when any page of the listing fails: never a partial list
+   */
+  public List<String> list(String dir) {
+    try {
+      return adapter.list(dir).toList();
+    } catch (StorageException e) {
+      throw failure("cannot list " + dir, e);
+    }
+  }
+
+  /**
+   * Writes a control file under {@code condition}.
+   *
+   * @return the version token of the written object
+   * @throws StorageFailureException when the write failed or the condition did not hold (kind
+   *     {@code PRECONDITION_FAILED}); nothing was written unless the kind is {@code OUTCOME_UNKNOWN}
+   */
+  public String put(String path, String text, WriteCondition condition) {
+    try {
+      return adapter.put(path, text.getBytes(StandardCharsets.UTF_8), condition);
+    } catch (StorageException e) {
       throw failure("cannot write " + path, e);
     }
   }

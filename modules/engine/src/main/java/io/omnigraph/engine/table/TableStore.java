@@ -399,6 +399,109 @@ public final class TableStore implements AutoCloseable {
   }
 
   /**
+   * Rolls the table back: commits one Lance Restore of {@code toVersion} on top of the live HEAD
+   * {@code head} (read version = HEAD, zero retries), so the new HEAD ({@code head + 1}) has the
+   * content of {@code toVersion}. Recovery calls it under the root's write gate only: a Restore
+   * silently orphans a concurrent commit (engine.md 2.6).
+   *
+   * @param head the table opened at its live HEAD
+   * @return the new HEAD version
+   * @throws ConflictException when another commit landed first (HEAD moved)
+   */
+  public long restore(TableSnapshot head, String tableKey, long toVersion) {
+    if (toVersion < 1 || toVersion >= head.version()) {
+      throw new InternalErrorException("cannot restore " + tableKey + " at HEAD " + head.version() + " to version "
+          + toVersion, null);
+    }
+    long committed = lance(head.location().uri(), () -> {
+      try (Transaction tx = new Transaction.Builder().readVersion(head.version()).uuid(UUID.randomUUID().toString())
+              .operation(org.lance.operation.Restore.builder().version(toVersion).build()).build();
+          Dataset out = new CommitBuilder(head.dataset()).writeParams(head.location().storageOptions())
+              .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
+        return out.version();
+      } catch (RuntimeException e) {
+        throw commitFailure(tableKey, e);
+      }
+    });
+    if (committed != head.version() + 1) {
+      throw new ConflictException("restore of " + tableKey + " landed at version " + committed + " instead of "
+          + (head.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
+              Long.toString(head.version() + 1), Long.toString(committed)));
+    }
+    return committed;
+  }
+
+  /**
+   * Reads the transaction that produced {@code version} of the table at {@code location}. Only for
+   * versions committed by this engine on the main ref: Lance aborts the JVM when asked for the
+   * first version of a native branch (lance-java.md, crash hazards), and versions 1 (creation)
+   * are never asked for.
+   *
+   * @return the transaction, or empty when Lance kept none for that version
+   * @throws NotFoundException when the version does not exist
+   */
+  public Optional<CommittedTransaction> transactionAt(LanceLocation location, long version) {
+    if (version < 2) {
+      throw new InternalErrorException("refusing to read the creation transaction of " + location.uri(), null);
+    }
+    try (TableSnapshot s = openAt(location, version)) {
+      return lance(location.uri(), () -> {
+        Optional<Transaction> t = s.dataset().readTransaction();
+        if (t.isEmpty()) {
+          return Optional.<CommittedTransaction>empty();
+        }
+        try (Transaction tx = t.get()) {
+          long restored = tx.operation() instanceof org.lance.operation.Restore r ? r.version() : -1;
+          return Optional.of(new CommittedTransaction(version, tx.readVersion(), tx.uuid(), restored));
+        }
+      });
+    }
+  }
+
+  /**
+   * Appends {@code rows} to the dataset at {@code location}, creating it (stable row ids, no
+   * auto-cleanup) when absent. For engine-internal append-only logs (the recovery audit), which
+   * have one writer under the root's write gate; Lance's own commit retries stay on.
+   *
+   * @return the committed version
+   */
+  public long appendRows(LanceLocation location, String tableKey, Schema schema, List<VectorSchemaRoot> rows) {
+    Optional<TableSnapshot> existing = openLatestIfExists(location);
+    if (existing.isEmpty()) {
+      try {
+        return createTable(location, tableKey, schema, rows);
+      } catch (ConflictException e) {
+        // A concurrent creator won: append to what it created.
+      }
+    } else {
+      existing.get().close();
+    }
+    return lance(location.uri(), () -> {
+      ArrowReader reader = ArrowBatches.reader(schema, rows, allocator);
+      try (Dataset ds = Dataset.write().allocator(allocator).reader(reader).uri(location.uri()).schema(schema)
+          .mode(WriteParams.WriteMode.APPEND).storageOptions(location.storageOptions()).execute()) {
+        return ds.version();
+      } finally {
+        closeQuietly(reader);
+      }
+    });
+  }
+
+  /**
+   * Removes the table's versions older than {@code beforeVersion}, and the data files only they
+   * reference. Unreferenced files younger than Lance's safety window (7 days) are kept, so the
+   * staged files of a write in progress survive.
+   *
+   * @return how many old versions were removed
+   */
+  public long cleanupVersionsBefore(LanceLocation location, long beforeVersion) {
+    try (TableSnapshot s = openLatest(location)) {
+      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
+          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getOldVersions());
+    }
+  }
+
+  /**
    * Upserts {@code rows} into the snapshot's dataset keyed on {@code keyColumn} with one Lance
    * merge-insert (matched: update all; not matched: insert all), Lance conflict retries off and no
    * auto-cleanup. This is the manifest publisher's compare-and-set: with the key marked as the

@@ -1,0 +1,455 @@
+package io.omnigraph.engine.recovery;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.manifest.GraphCommit;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.recovery.RecoverySidecar.ProtocolV3;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableEffect;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableOutcome;
+import io.omnigraph.engine.recovery.RecoverySidecar.TablePin;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableUpdateSlot;
+import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
+import io.omnigraph.engine.recovery.TableClassification.Decision;
+import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.CommittedTransaction;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Finds and resolves interrupted writes: lists {@code __recovery/}, reads each sidecar once,
+ * classifies every pinned table against the live Lance HEAD and the manifest (engine.md 3.8 – 3.10),
+ * then rolls forward (publishes the confirmed effects under the original lineage), rolls back
+ * (Lance Restore of each owned drifted table to its expected version through {@link TableStore},
+ * then one publish of the restored heads with the pre-minted rollback commit), or refuses. Each
+ * roll-forward or rollback appends one {@link RecoveryAudit} row before the sidecar is deleted, so
+ * a failed audit append keeps the sidecar and the next sweep records exactly one row.
+ *
+ * <p>Callers hold the root's process-local write gate for the whole sweep: a Restore is only safe
+ * when no writer of this process is committing (engine.md 2.6), and the supported topology is one
+ * writer process per graph.
+ */
+public final class RecoverySweep {
+  private static final System.Logger LOG = System.getLogger(RecoverySweep.class.getName());
+
+  /** How much the sweep may do. */
+  public enum Mode {
+    /** Open-time and {@code omnigraph repair}: roll forward, roll back, discard effect-free intents. */
+    FULL,
+    /** In-process heal at write entry: roll forward only; anything else is left for the next open. */
+    ROLL_FORWARD_ONLY,
+    /** {@code omnigraph repair --dry-run}: classify and report, change nothing. */
+    DRY_RUN
+  }
+
+  /** What happened to one sidecar. */
+  public enum Action {
+    /** The confirmed effects were published and audited. */
+    ROLLED_FORWARD,
+    /** The owned effects were restored away, the restored heads published and audited. */
+    ROLLED_BACK,
+    /** The write had been published (or rolled back) already; the missing audit row was added. */
+    FINALIZED,
+    /** No table effect exists: the sidecar was deleted (no publish, no audit row). */
+    DISCARDED,
+    /** Left on storage for a full sweep (roll-forward-only) or only classified (dry run). */
+    PENDING,
+    /** Left on storage for an operator: recovery cannot prove what to do. */
+    REFUSED
+  }
+
+  /**
+   * The result for one sidecar.
+   *
+   * @param operationId the sidecar's operation
+   * @param writerKind its writer (JSON name)
+   * @param actorId its actor, or {@code null}
+   * @param tables per table key, its classification
+   * @param decision the all-or-nothing decision over the tables
+   * @param action what the sweep did
+   * @param detail why, in words
+   * @param outcomes per table: from and to version (empty unless rolled forward or back)
+   */
+  public record Outcome(String operationId, String writerKind, String actorId, Map<String, TableClassification> tables,
+      Decision decision, Action action, String detail, List<TableOutcome> outcomes) {
+    public Outcome {
+      tables = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+      outcomes = List.copyOf(outcomes);
+    }
+
+    /** @return whether the sidecar still blocks writes */
+    public boolean unresolved() {
+      return action == Action.PENDING || action == Action.REFUSED;
+    }
+  }
+
+  /**
+   * The accepted schema identity of the open graph, compared with a sidecar's authority token.
+   *
+   * @param domain schema identity domain
+   * @param irHash IR hash
+   * @param identityVersion identity version
+   */
+  public record SchemaAuthority(String domain, String irHash, long identityVersion) {}
+
+  private final GraphRoot root;
+  private final TableStore tables;
+  private final ManifestStore manifest;
+  private final ManifestPublisher publisher;
+  private final SidecarStore sidecars;
+  private final RecoveryAudit audit;
+  private final SchemaAuthority schema;
+
+  /**
+   * @param root the graph root
+   * @param tables the table gateway (the only Lance writer)
+   * @param manifest the manifest
+   * @param publisher the manifest publisher
+   * @param sidecars sidecar I/O
+   * @param audit the audit log
+   * @param schema the accepted schema identity
+   */
+  public RecoverySweep(GraphRoot root, TableStore tables, ManifestStore manifest, ManifestPublisher publisher,
+      SidecarStore sidecars, RecoveryAudit audit, SchemaAuthority schema) {
+    this.root = Objects.requireNonNull(root);
+    this.tables = Objects.requireNonNull(tables);
+    this.manifest = Objects.requireNonNull(manifest);
+    this.publisher = Objects.requireNonNull(publisher);
+    this.sidecars = Objects.requireNonNull(sidecars);
+    this.audit = Objects.requireNonNull(audit);
+    this.schema = Objects.requireNonNull(schema);
+  }
+
+  /** @return the sidecar I/O this sweep uses */
+  public SidecarStore sidecars() {
+    return sidecars;
+  }
+
+  /** @return the accepted schema identity writers record in their authority token */
+  public SchemaAuthority schema() {
+    return schema;
+  }
+
+  /** @return the audit log */
+  public RecoveryAudit audit() {
+    return audit;
+  }
+
+  /**
+   * Runs the sweep over every sidecar, oldest first.
+   *
+   * @return one outcome per sidecar found (empty in the steady state: one listing, nothing read)
+   * @throws io.omnigraph.api.StorageFailureException the listing or a read failed
+   * @throws RecoveryRequiredException a sidecar is corrupt, foreign or of an unsupported version
+   *     (in every mode; the file is kept), or, in {@link Mode#FULL}, a sidecar had to be refused
+   */
+  public List<Outcome> run(Mode mode) {
+    List<Outcome> out = new ArrayList<>();
+    for (String path : sidecars.list()) {
+      Optional<RecoverySidecar> s = sidecars.read(path);
+      if (s.isEmpty()) {
+        continue; // its writer finished and deleted it between the listing and the read
+      }
+      Outcome o = process(s.get(), mode);
+      log(o, mode);
+      out.add(o);
+      if (mode == Mode.FULL && o.action() == Action.REFUSED) {
+        throw new RecoveryRequiredException("recovery required for operation " + o.operationId() + ": " + o.detail()
+            + "; the sidecar " + RecoverySidecar.path(o.operationId()) + " was kept for operator review",
+            new ErrorDetail.RecoveryRequired(o.operationId()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The write-entry barrier: heals roll-forward-only, then refuses when any sidecar is still
+   * unresolved.
+   *
+   * @throws RecoveryRequiredException naming the oldest unresolved operation (HTTP 503)
+   */
+  public void barrier() {
+    for (Outcome o : run(Mode.ROLL_FORWARD_ONLY)) {
+      if (o.unresolved()) {
+        throw new RecoveryRequiredException("recovery required for operation " + o.operationId() + ": " + o.detail()
+            + "; reopen the graph read-write or run 'omnigraph repair' to resolve it",
+            new ErrorDetail.RecoveryRequired(o.operationId()));
+      }
+    }
+  }
+
+  private static void log(Outcome o, Mode mode) {
+    System.Logger.Level level = o.action() == Action.PENDING || mode == Mode.DRY_RUN ? System.Logger.Level.DEBUG
+        : o.action() == Action.REFUSED ? System.Logger.Level.WARNING : System.Logger.Level.INFO;
+    LOG.log(level, "recovery " + o.operationId() + " (" + o.writerKind() + "): " + o.action() + ", " + o.detail()
+        + " " + o.tables());
+  }
+
+  // ------------------------------------------------------------------ per sidecar
+
+  /** One table as observed now. */
+  private record Observed(TablePin pin, LanceLocation location, long head, long pinned,
+      Optional<CommittedTransaction> atExpectedPlusOne, Optional<CommittedTransaction> atHead) {
+    boolean ownsFirstEffect(TableEffect e) {
+      return atExpectedPlusOne.isPresent() && atExpectedPlusOne.get().readVersion() == e.planned().readVersion()
+          && atExpectedPlusOne.get().uuid().equals(e.planned().uuid());
+    }
+  }
+
+  private Outcome process(RecoverySidecar s, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    ManifestState state = readState();
+    List<Observed> observed = new ArrayList<>();
+    Map<String, TableClassification> classes = new LinkedHashMap<>();
+    for (TablePin pin : s.tables()) {
+      Optional<TableEntry> entry = state.table(pin.tableKey());
+      if (entry.isPresent() && !entry.get().identity().equals(pin.identity())) {
+        return outcome(s, classes, null, Action.REFUSED, "table " + pin.tableKey() + " is now bound to "
+            + entry.get().identity() + ", not the sidecar's " + pin.identity(), List.of());
+      }
+      long pinned = entry.map(TableEntry::version).orElse(0L);
+      LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
+      long head;
+      try (TableSnapshot latest = tables.openLatest(loc)) {
+        head = latest.version();
+      } catch (NotFoundException e) {
+        return outcome(s, classes, null, Action.REFUSED, "table " + pin.tableKey() + " has no dataset at "
+            + loc.uri(), List.of());
+      }
+      long first = pin.expectedVersion() + 1;
+      Optional<CommittedTransaction> atFirst = head >= first && first >= 2
+          ? tables.transactionAt(loc, first) : Optional.empty();
+      Optional<CommittedTransaction> atHead = head > pinned && head >= 2
+          ? (head == first ? atFirst : tables.transactionAt(loc, head)) : Optional.empty();
+      Observed o = new Observed(pin, loc, head, pinned, atFirst, atHead);
+      observed.add(o);
+      classes.put(pin.tableKey(), TableClassification.classify(pin, p, head, pinned,
+          atHead.map(t -> new TransactionIdentity(t.readVersion(), t.uuid()))));
+    }
+    Decision decision = TableClassification.decide(new ArrayList<>(classes.values()));
+    if (decision == Decision.ABORT) {
+      return outcome(s, classes, decision, mode == Mode.FULL ? Action.REFUSED : Action.PENDING,
+          "a table's Lance HEAD is behind its published version (storage lost a commit)", List.of());
+    }
+
+    // Ownership (engine.md 3.9, v3 checks): which drifted tables carry exactly this write's effect.
+    boolean anyOwned = false;
+    for (Observed o : observed) {
+      if (o.head() == o.pinned()) {
+        continue;
+      }
+      TableEffect e = p.effect(o.pin().identity()).orElseThrow();
+      if (o.pinned() != o.pin().expectedVersion()) {
+        return outcome(s, classes, decision, refuse(mode), "table " + o.pin().tableKey() + " is published at "
+            + o.pinned() + " (the write expected " + o.pin().expectedVersion() + ") and its HEAD " + o.head()
+            + " is ahead of that: foreign drift recovery will not restore through", List.of());
+      }
+      if (!o.ownsFirstEffect(e)) {
+        return outcome(s, classes, decision, refuse(mode), "table " + o.pin().tableKey() + " moved to HEAD "
+            + o.head() + " by a transaction this write did not plan: foreign drift recovery will not adopt or undo",
+            List.of());
+      }
+      boolean atHead = o.head() == o.pin().expectedVersion() + 1;
+      boolean compensated = o.head() == o.pin().expectedVersion() + 2 && o.atHead().isPresent()
+          && o.atHead().get().restores(o.pin().expectedVersion());
+      if (!atHead && !compensated) {
+        return outcome(s, classes, decision, refuse(mode), "this write's commit on " + o.pin().tableKey()
+            + " is buried under later commits (HEAD " + o.head() + ")", List.of());
+      }
+      anyOwned = true;
+    }
+
+    if (!anyOwned) {
+      return resolveWithoutEffects(s, state, classes, decision, mode);
+    }
+    boolean tokenHolds = Objects.equals(state.graphHeads().get("main"), p.authority().graphHead())
+        && p.authority().schemaIrHash().equals(schema.irHash())
+        && p.authority().schemaIdentityDomain().equals(schema.domain());
+    if (decision == Decision.ROLL_FORWARD && !tokenHolds) {
+      decision = Decision.ROLL_BACK;
+      if (mode != Mode.FULL) {
+        return outcome(s, classes, decision, Action.PENDING, "the graph head or schema changed since the write was"
+            + " prepared, so its confirmed effects cannot be published; a full sweep rolls it back", List.of());
+      }
+    }
+    if (mode == Mode.DRY_RUN) {
+      return outcome(s, classes, decision, Action.PENDING, decision == Decision.ROLL_FORWARD
+          ? "would publish the confirmed effects" : "would restore the drifted tables and publish", List.of());
+    }
+    if (decision == Decision.ROLL_FORWARD) {
+      return rollForward(s, observed, classes);
+    }
+    if (mode == Mode.ROLL_FORWARD_ONLY) {
+      return outcome(s, classes, decision, Action.PENDING, "the write's effects are unconfirmed or partial and need a"
+          + " rollback, which only a full sweep (open or 'omnigraph repair') performs", List.of());
+    }
+    return rollBack(s, observed, classes);
+  }
+
+  private static Action refuse(Mode mode) {
+    return mode == Mode.FULL ? Action.REFUSED : Action.PENDING;
+  }
+
+  /** Every table is at its manifest pin: the write published, was rolled back, or never committed. */
+  private Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
+      Map<String, TableClassification> classes, Decision decision, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    boolean original = visible(state, p.lineage().graphCommitId());
+    boolean rollback = visible(state, p.rollbackGraphCommitId());
+    if (original || rollback) {
+      AuditPlan plan = original ? forwardPlan(s) : new AuditPlan(RecoveryAudit.Kind.RolledBack,
+          p.rollbackGraphCommitId(), p.rollbackAuditOutcomes() == null ? List.of() : p.rollbackAuditOutcomes());
+      if (mode == Mode.DRY_RUN) {
+        return outcome(s, classes, decision, Action.PENDING, "already " + (original ? "published" : "rolled back")
+            + "; would record the audit row and delete the sidecar", plan.outcomes);
+      }
+      // Stale sidecar: Phase D failed, or the audit append did. Exactly one audit row per operation.
+      if (!audit.recorded(s.operationId())) {
+        audit.append(plan.row(s));
+      }
+      sidecars.delete(s.operationId());
+      return outcome(s, classes, decision, Action.FINALIZED, (original ? "the write was already published"
+          : "the rollback was already published") + "; audit row ensured, sidecar deleted", plan.outcomes);
+    }
+    for (TablePin pin : s.tables()) {
+      long pinned = state.table(pin.tableKey()).map(TableEntry::version).orElse(0L);
+      if (pinned != pin.expectedVersion()) {
+        return outcome(s, classes, decision, refuse(mode), "table " + pin.tableKey() + " is published at " + pinned
+            + " instead of the expected " + pin.expectedVersion() + " but neither this write's commit nor its"
+            + " rollback is in the lineage", List.of());
+      }
+    }
+    if (mode != Mode.FULL) {
+      return outcome(s, classes, decision, Action.PENDING, "no table effect yet; a live writer may still own it"
+          + " (a full sweep discards it)", List.of());
+    }
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, decision, Action.DISCARDED, "the write never committed a table; nothing to undo",
+        List.of());
+  }
+
+  private Outcome rollForward(RecoverySidecar s, List<Observed> observed, Map<String, TableClassification> classes) {
+    ProtocolV3 p = s.protocol();
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (Observed o : observed) {
+      TableUpdateSlot slot = p.slot(o.pin().identity()).orElseThrow();
+      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(),
+          slot.confirmed().tableVersion(), slot.confirmed().rowCount(), o.location().uri()));
+      expected.put(o.pin().tableKey(), o.pin().expectedVersion());
+    }
+    var l = p.lineage();
+    try {
+      publisher.publish(new ManifestPublisher.PublishRequest(updates, expected,
+          Optional.ofNullable(p.authority().graphHead()),
+          new ManifestPublisher.LineageIntent(l.graphCommitId(), l.actorId(), l.message(), l.createdAtMicros())));
+    } catch (ConflictException e) {
+      return outcome(s, classes, Decision.ROLL_FORWARD, Action.REFUSED, "publishing the confirmed effects failed: "
+          + e.getMessage(), List.of());
+    }
+    AuditPlan plan = forwardPlan(s);
+    audit.append(plan.row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD,
+        "published the confirmed effects as commit " + l.graphCommitId(), plan.outcomes);
+  }
+
+  private Outcome rollBack(RecoverySidecar s, List<Observed> observed, Map<String, TableClassification> classes) {
+    ProtocolV3 p = s.protocol();
+    List<Observed> drifted = observed.stream().filter(o -> o.head() > o.pinned()).toList();
+    List<TableOutcome> plan = p.rollbackAuditOutcomes();
+    if (plan == null) {
+      // Persist the audit plan before the first restore: a crash after a restore would otherwise lose
+      // the observed HEAD the audit row must name.
+      List<TableOutcome> outs = new ArrayList<>();
+      for (Observed o : drifted) {
+        // A compensating restore already at HEAD (a sweep died before publishing) hides the drifted version below it.
+        long from = o.head() == o.pin().expectedVersion() + 2 ? o.head() - 1 : o.head();
+        outs.add(new TableOutcome(o.pin().tableKey(), from, o.pinned()));
+      }
+      plan = outs;
+      sidecars.rewrite(s.with(s.tables(), new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(), outs,
+          p.effectPhase(), p.effects(), p.intendedDelta())));
+    }
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (Observed o : drifted) {
+      long restoredHead;
+      boolean compensated = o.head() == o.pin().expectedVersion() + 2;
+      if (compensated) {
+        restoredHead = o.head(); // an earlier sweep restored it and crashed before publishing
+      } else {
+        try (TableSnapshot head = tables.openAt(o.location(), o.head())) {
+          restoredHead = tables.restore(head, o.pin().tableKey(), o.pinned());
+        }
+      }
+      long rows;
+      try (TableSnapshot after = tables.openAt(o.location(), restoredHead)) {
+        rows = tables.countRows(after);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restoredHead, rows,
+          o.location().uri()));
+      expected.put(o.pin().tableKey(), o.pinned());
+    }
+    publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, Optional.empty(),
+        new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
+            "recovery: rolled back interrupted " + s.writerKind().json().toLowerCase(java.util.Locale.ROOT) + " "
+                + s.operationId(), s.startedAtMicros())));
+    AuditPlan a = new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), plan);
+    audit.append(a.row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "restored " + drifted.size()
+        + " table(s) to their published versions and published commit " + p.rollbackGraphCommitId(), plan);
+  }
+
+  private record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
+    RecoveryAudit.Row row(RecoverySidecar s) {
+      return new RecoveryAudit.Row(commitId, kind, s.actorId(), s.operationId(), s.writerKind().json(), outcomes,
+          nowMicros());
+    }
+  }
+
+  private static AuditPlan forwardPlan(RecoverySidecar s) {
+    List<TableOutcome> outs = new ArrayList<>();
+    for (TableUpdateSlot u : s.protocol().intendedDelta()) {
+      long to = u.confirmed() == null ? u.expectedVersion() : u.confirmed().tableVersion();
+      outs.add(new TableOutcome(u.tableKey(), u.expectedVersion(), to));
+    }
+    return new AuditPlan(RecoveryAudit.Kind.RolledForward, s.protocol().lineage().graphCommitId(), outs);
+  }
+
+  private static boolean visible(ManifestState state, String commitId) {
+    return state.commits().stream().map(GraphCommit::commitId).anyMatch(commitId::equals);
+  }
+
+  private ManifestState readState() {
+    try (TableSnapshot m = manifest.openLatest()) {
+      return manifest.read(m);
+    }
+  }
+
+  private static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
+      Action action, String detail, List<TableOutcome> outcomes) {
+    return new Outcome(s.operationId(), s.writerKind().json(), s.actorId(), classes, decision, action, detail,
+        outcomes);
+  }
+
+  static long nowMicros() {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+  }
+}

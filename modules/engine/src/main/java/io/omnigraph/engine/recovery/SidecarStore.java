@@ -1,0 +1,145 @@
+package io.omnigraph.engine.recovery;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.engine.recovery.SidecarCodec.SidecarFormatException;
+import io.omnigraph.engine.storage.GraphRoot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Sidecar I/O through the graph root's {@link io.omnigraph.api.storage.StorageAdapter}, with the
+ * failure semantics of the seed's "Sidecar I/O failure semantics":
+ * <ul>
+ *   <li>{@link #arm} (Phase A) writes with {@code IfAbsent}; a failure propagates and the writer
+ *       aborts before any table effect.</li>
+ *   <li>{@link #confirm} rewrites the same file with {@code IfMatch} on the token {@link #arm}
+ *       returned, so only the arming writer can advance it.</li>
+ *   <li>{@link #retire} (Phase D) is the one tolerated failure: the write is already published, so a
+ *       failed delete is logged and reported as {@code false}; the next heal or open audits the
+ *       stale sidecar as rolled forward.</li>
+ *   <li>{@link #list} is loud: a failing listing throws (write and open fail).</li>
+ *   <li>{@link #read} does one {@code readTextIfExists}: a sidecar that vanished after the listing is
+ *       empty (its writer finished); an unreadable or refused body throws
+ *       {@link RecoveryRequiredException} naming the file, which stays on disk for inspection.</li>
+ * </ul>
+ */
+public final class SidecarStore {
+  private static final System.Logger LOG = System.getLogger(SidecarStore.class.getName());
+
+  private final GraphRoot root;
+  private final SidecarCodec codec;
+
+  /**
+   * @param root the graph root
+   * @param codec the strict codec bound to this root's canonical table URIs
+   */
+  public SidecarStore(GraphRoot root, SidecarCodec codec) {
+    this.root = Objects.requireNonNull(root);
+    this.codec = Objects.requireNonNull(codec);
+  }
+
+  /** @return the codec */
+  public SidecarCodec codec() {
+    return codec;
+  }
+
+  /**
+   * Phase A: puts the sidecar if absent.
+   *
+   * @return the stored object's version token, for {@link #confirm}
+   * @throws StorageFailureException the put failed; nothing durable happened
+   */
+  public String arm(RecoverySidecar sidecar) {
+    return root.put(sidecar.path(), codec.write(sidecar), WriteCondition.ifAbsent());
+  }
+
+  /**
+   * Phase B confirmation: replaces the armed file, only if it is still the one {@link #arm} wrote.
+   *
+   * @return the new version token
+   * @throws StorageFailureException the rewrite failed; the file on storage is still the armed one
+   */
+  public String confirm(RecoverySidecar sidecar, String armedToken) {
+    return root.put(sidecar.path(), codec.write(sidecar), WriteCondition.ifMatch(armedToken));
+  }
+
+  /**
+   * Recovery's own rewrite (the durable rollback audit plan), under the root's write gate.
+   *
+   * @throws StorageFailureException the rewrite failed
+   */
+  public void rewrite(RecoverySidecar sidecar) {
+    root.put(sidecar.path(), codec.write(sidecar), WriteCondition.overwrite());
+  }
+
+  /**
+   * Phase D: deletes the sidecar of a published write. A failure is logged and swallowed on
+   * purpose (seed, "Sidecar I/O failure semantics"): failing the caller would report an error for
+   * a durable write, and the stale sidecar is consumed by the next heal or open.
+   *
+   * @return whether the sidecar is gone
+   */
+  public boolean retire(String operationId) {
+    try {
+      root.delete(RecoverySidecar.path(operationId));
+      return true;
+    } catch (StorageFailureException e) {
+      LOG.log(System.Logger.Level.WARNING, "the write " + operationId + " is published, but its recovery sidecar "
+          + RecoverySidecar.path(operationId) + " could not be deleted (" + e.getMessage()
+          + "); the next write or open records it as rolled forward and deletes it");
+      return false;
+    }
+  }
+
+  /**
+   * Deletes a sidecar recovery has finished with. Unlike {@link #retire} a failure is loud: the
+   * recovery is then not finished.
+   */
+  public void delete(String operationId) {
+    root.delete(RecoverySidecar.path(operationId));
+  }
+
+  /**
+   * Lists the sidecar files, oldest operation first. Names not ending in {@code .json} are skipped.
+   *
+   * @throws StorageFailureException the listing failed (never a partial list)
+   */
+  public List<String> list() {
+    List<String> out = new ArrayList<>();
+    for (String path : root.list(RecoverySidecar.DIR)) {
+      if (path.endsWith(".json")) {
+        out.add(path);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Reads and parses one listed sidecar with a single GET.
+   *
+   * @return the sidecar, or empty when it vanished after the listing
+   * @throws RecoveryRequiredException the body is corrupt, of another version, pre-v9, or foreign;
+   *     the message names the file, which is left in place
+   * @throws StorageFailureException the read failed for another reason than absence
+   */
+  public Optional<RecoverySidecar> read(String path) {
+    Optional<String> body = root.readText(path);
+    if (body.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(codec.parse(path, body.get()));
+    } catch (SidecarFormatException e) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      String id = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+      throw new RecoveryRequiredException("recovery required for operation " + id + ": the recovery sidecar " + path
+          + " " + e.getMessage() + "; it was left in place for operator review", new ErrorDetail.RecoveryRequired(id),
+          e);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.omnigraph.engine.recovery;
+
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar.AuthorityToken;
+import io.omnigraph.engine.recovery.RecoverySidecar.ConfirmedUpdate;
+import io.omnigraph.engine.recovery.RecoverySidecar.EffectPhase;
+import io.omnigraph.engine.recovery.RecoverySidecar.Lineage;
+import io.omnigraph.engine.recovery.RecoverySidecar.ProtocolV3;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableEffect;
+import io.omnigraph.engine.recovery.RecoverySidecar.TablePin;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableUpdateSlot;
+import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar.WriterKind;
+import io.omnigraph.engine.schema.Ulid;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A writer's side of the recovery protocol (seed "Recovery protocol", engine.md 3.5): {@link #arm}
+ * is Phase A (the v9 sidecar is durable before the first table commit), {@link #confirm} is the
+ * Phase B confirmation (the WAL commit point: every planned transaction landed at its read version
+ * + 1), and {@link #retire} is Phase D after the publish. Between them the sidecar on storage
+ * says exactly what a crash left behind.
+ */
+public final class WriteIntent {
+  /** The fixed branch identifier of main (only main exists in this release). */
+  public static final String MAIN_BRANCH_IDENTIFIER = "{\"branch\":\"main\"}";
+
+  /**
+   * One table a writer will commit.
+   *
+   * @param identity its identity
+   * @param tableKey its key
+   * @param tableUri its full Lance dataset URI
+   * @param expectedVersion the published version (and the staged transaction's read version)
+   * @param transactionUuid the staged transaction's pre-minted UUID
+   */
+  public record PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
+      String transactionUuid) {}
+
+  /**
+   * One table's landed commit.
+   *
+   * @param identity its identity
+   * @param version the committed version
+   * @param rowCount its row count at that version
+   * @param versionMetadataJson the manifest version metadata to publish (JSON object)
+   */
+  public record ConfirmedTable(TableIdentity identity, long version, long rowCount, String versionMetadataJson) {}
+
+  private final SidecarStore store;
+  private RecoverySidecar sidecar;
+  private String token;
+
+  private WriteIntent(SidecarStore store, RecoverySidecar sidecar, String token) {
+    this.store = store;
+    this.sidecar = sidecar;
+    this.token = token;
+  }
+
+  /**
+   * Phase A: writes the Armed sidecar with {@code IfAbsent}.
+   *
+   * @param commitId the pre-minted graph commit id the publish will use
+   * @param createdAtMicros the commit time the publish will use
+   * @param expectedHead the graph head the write was prepared against
+   * @throws io.omnigraph.api.StorageFailureException the put failed: abort, nothing durable happened
+   */
+  public static WriteIntent arm(SidecarStore store, WriterKind kind, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      List<PlannedTable> tables) {
+    Objects.requireNonNull(store);
+    List<TablePin> pins = new ArrayList<>();
+    List<TableEffect> effects = new ArrayList<>();
+    List<TableUpdateSlot> slots = new ArrayList<>();
+    for (PlannedTable t : tables) {
+      pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(), t.expectedVersion() + 1,
+          null, null));
+      effects.add(new TableEffect(t.identity(), t.tableKey(),
+          new TransactionIdentity(t.expectedVersion(), t.transactionUuid()), null));
+      slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), null, null));
+    }
+    ProtocolV3 p = new ProtocolV3(new AuthorityToken(MAIN_BRANCH_IDENTIFIER, expectedHead.orElse(null),
+        schema.domain(), schema.irHash(), schema.identityVersion()),
+        new Lineage(commitId, null, actorId, null, createdAtMicros, message), Ulid.generate(), null,
+        EffectPhase.ARMED, effects, slots);
+    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), null, actorId, kind, pins, p);
+    String token = store.arm(s);
+    return new WriteIntent(store, s, token);
+  }
+
+  /** @return the operation id (the sidecar's file stem) */
+  public String operationId() {
+    return sidecar.operationId();
+  }
+
+  /** @return the sidecar as last written */
+  public RecoverySidecar sidecar() {
+    return sidecar;
+  }
+
+  /**
+   * Phase B confirmation: records every table's achieved version and moves the sidecar to
+   * EffectsConfirmed. Each commit went through {@code TableStore.commitStaged} with zero retries and
+   * landed at read version + 1, which is what proves the planned transaction is the one at that
+   * version; anything else must not be confirmed (the caller throws instead).
+   *
+   * @throws IllegalArgumentException a table is missing or not at expected + 1 (the file stays Armed)
+   * @throws io.omnigraph.api.StorageFailureException the rewrite failed (the file stays Armed)
+   */
+  public void confirm(List<ConfirmedTable> confirmed) {
+    Map<TableIdentity, ConfirmedTable> byId = new HashMap<>();
+    for (ConfirmedTable c : confirmed) {
+      byId.put(c.identity(), c);
+    }
+    ProtocolV3 p = sidecar.protocol();
+    List<TablePin> pins = new ArrayList<>();
+    for (TablePin pin : sidecar.tables()) {
+      ConfirmedTable c = byId.get(pin.identity());
+      if (c == null || c.version() != pin.postCommitPin()) {
+        throw new IllegalArgumentException("cannot confirm " + pin.tableKey() + ": "
+            + (c == null ? "no commit" : "committed at " + c.version() + ", planned " + pin.postCommitPin()));
+      }
+      pins.add(pin.confirmed(c.version()));
+    }
+    List<TableEffect> effects = new ArrayList<>();
+    for (TableEffect e : p.effects()) {
+      effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), e.planned()));
+    }
+    List<TableUpdateSlot> slots = new ArrayList<>();
+    for (TableUpdateSlot u : p.intendedDelta()) {
+      ConfirmedTable c = byId.get(u.identity());
+      slots.add(new TableUpdateSlot(u.identity(), u.tableKey(), u.expectedVersion(), u.tableBranch(),
+          new ConfirmedUpdate(c.version(), null, c.rowCount(), c.versionMetadataJson())));
+    }
+    RecoverySidecar next = sidecar.with(pins, new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(),
+        p.rollbackAuditOutcomes(), EffectPhase.EFFECTS_CONFIRMED, effects, slots));
+    token = store.confirm(next, token);
+    sidecar = next;
+  }
+
+  /**
+   * Phase D: deletes the sidecar after the publish. A failure is logged and tolerated (see
+   * {@link SidecarStore#retire}).
+   *
+   * @return whether the sidecar is gone
+   */
+  public boolean retire() {
+    return store.retire(sidecar.operationId());
+  }
+}
