@@ -1,0 +1,214 @@
+package io.omnigraph.engine.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar.AuthorityToken;
+import io.omnigraph.engine.recovery.RecoverySidecar.ConfirmedUpdate;
+import io.omnigraph.engine.recovery.RecoverySidecar.EffectPhase;
+import io.omnigraph.engine.recovery.RecoverySidecar.Lineage;
+import io.omnigraph.engine.recovery.RecoverySidecar.ProtocolV3;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableEffect;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableOutcome;
+import io.omnigraph.engine.recovery.RecoverySidecar.TablePin;
+import io.omnigraph.engine.recovery.RecoverySidecar.TableUpdateSlot;
+import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar.WriterKind;
+import io.omnigraph.engine.recovery.SidecarCodec.SidecarFormatException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The v9 sidecar JSON: exact round trips and strict refusals (engine.md 3.2 – 3.4, DECISIONS #4). */
+class SidecarCodecTest {
+  static final String ROOT = "s3://bkt/g1/";
+  static final SidecarCodec CODEC = new SidecarCodec(p -> ROOT + p.identity().canonicalPath(p.tableKey()));
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final TableIdentity PERSON = new TableIdentity(3, 4);
+  static final String ID = "01JZ8Q3V7K2M4N6P8R0T2W4Y6A";
+
+  static RecoverySidecar armed() {
+    return new RecoverySidecar(ID, 1752480000123456L, null, "svc-ingest", WriterKind.MUTATION,
+        List.of(new TablePin(PERSON, "node:Person", ROOT + "nodes/0000000000000003-0000000000000004", 12, 13, null,
+            null)),
+        new ProtocolV3(new AuthorityToken("{\"branch\":\"main\"}", "01JZ8PZZ0000000000000000AB",
+            "01JY0000000000000000000000", "sha256:9f2c", 2),
+            new Lineage("01JZ8Q3V80000000000000000C", null, "svc-ingest", null, 1752480000123999L, "m"),
+            "01JZ8Q3V80000000000000000D", null, EffectPhase.ARMED,
+            List.of(new TableEffect(PERSON, "node:Person", new TransactionIdentity(12, "6f1e-uuid"), null)),
+            List.of(new TableUpdateSlot(PERSON, "node:Person", 12, null, null))));
+  }
+
+  static RecoverySidecar confirmed() {
+    RecoverySidecar a = armed();
+    ProtocolV3 p = a.protocol();
+    return a.with(List.of(a.tables().get(0).confirmed(13)), new ProtocolV3(p.authority(), p.lineage(),
+        p.rollbackGraphCommitId(), List.of(new TableOutcome("node:Person", 13, 12)), EffectPhase.EFFECTS_CONFIRMED,
+        List.of(new TableEffect(PERSON, "node:Person", new TransactionIdentity(12, "6f1e-uuid"),
+            new TransactionIdentity(12, "6f1e-uuid"))),
+        List.of(new TableUpdateSlot(PERSON, "node:Person", 12, null,
+            new ConfirmedUpdate(13, null, 1042, "{\"manifest_path\":\"x\",\"naming_scheme\":\"V2\"}")))));
+  }
+
+  static String name() {
+    return RecoverySidecar.path(ID);
+  }
+
+  static ObjectNode tree(RecoverySidecar s) throws Exception {
+    return (ObjectNode) JSON.readTree(CODEC.write(s));
+  }
+
+  static RecoverySidecar parse(JsonNode n) {
+    return CODEC.parse(name(), n.toString());
+  }
+
+  @Test
+  void armedAndConfirmedSidecarsRoundTripExactly() {
+    for (RecoverySidecar s : List.of(armed(), confirmed())) {
+      assertThat(CODEC.parse(name(), CODEC.write(s))).isEqualTo(s);
+    }
+  }
+
+  @Test
+  void writtenJsonHasTheV9FieldNames() throws Exception {
+    JsonNode n = tree(confirmed());
+    assertThat(n.get("schema_version").asInt()).isEqualTo(9);
+    assertThat(n.get("writer_kind").asText()).isEqualTo("Mutation");
+    assertThat(n.get("started_at").asText()).isEqualTo("1752480000123456");
+    JsonNode pin = n.get("tables").get(0);
+    assertThat(pin.get("identity").get("stable_table_id").asLong()).isEqualTo(3);
+    assertThat(pin.get("identity").get("table_incarnation_id").asLong()).isEqualTo(4);
+    assertThat(pin.get("expected_version").asLong()).isEqualTo(12);
+    assertThat(pin.get("post_commit_pin").asLong()).isEqualTo(13);
+    assertThat(pin.get("confirmed_version").asLong()).isEqualTo(13);
+    JsonNode p = n.get("protocol_v3");
+    assertThat(p.get("effect_phase").asText()).isEqualTo("EffectsConfirmed");
+    assertThat(p.get("effects").get(0).get("planned_transaction").get("uuid").asText()).isEqualTo("6f1e-uuid");
+    assertThat(p.get("intended_delta").get("table_updates").get(0).get("confirmed").get("version_metadata")
+        .get("naming_scheme").asText()).isEqualTo("V2");
+    assertThat(p.get("authority").get("schema_identity_version").asLong()).isEqualTo(2);
+  }
+
+  @Test
+  void everyMissingFieldIsRefusedNeverDefaulted() throws Exception {
+    List<String> paths = new ArrayList<>();
+    collectRequired(tree(confirmed()), "", paths);
+    assertThat(paths).hasSizeGreaterThan(30);
+    for (String path : paths) {
+      ObjectNode n = tree(confirmed());
+      remove(n, path);
+      assertThatThrownBy(() -> parse(n)).as("without " + path).isInstanceOf(SidecarFormatException.class);
+    }
+  }
+
+  /** Every field whose absence must be refused: all but the documented optional ones. */
+  private static void collectRequired(JsonNode n, String prefix, List<String> out) {
+    if (n.isObject()) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String p = prefix + "/" + e.getKey();
+        // Optional by the v9 shape: omitted when null or empty. Their absence changes the meaning, tested below.
+        if (!List.of("confirmed_version", "table_branch", "rollback_audit_outcomes", "confirmed_transaction",
+            "confirmed").contains(e.getKey()) || p.endsWith("/confirmed/table_branch")) {
+          out.add(p);
+        }
+        if (!e.getKey().equals("version_metadata")) { // opaque to the codec: any JSON object
+          collectRequired(e.getValue(), p, out);
+        }
+      }
+    } else if (n.isArray() && n.size() > 0) {
+      collectRequired(n.get(0), prefix + "/0", out);
+    }
+  }
+
+  private static void remove(JsonNode root, String path) {
+    int slash = path.lastIndexOf('/');
+    JsonNode parent = path.substring(0, slash).isEmpty() ? root : root.at(path.substring(0, slash));
+    ((ObjectNode) parent).remove(path.substring(slash + 1));
+  }
+
+  @Test
+  void droppingAConfirmationFromAConfirmedSidecarIsRefused() throws Exception {
+    for (String path : List.of("/tables/0/confirmed_version", "/protocol_v3/effects/0/confirmed_transaction",
+        "/protocol_v3/intended_delta/table_updates/0/confirmed")) {
+      ObjectNode n = tree(confirmed());
+      remove(n, path);
+      assertThatThrownBy(() -> parse(n)).as(path).isInstanceOf(SidecarFormatException.class)
+          .hasMessageContaining("not confirmed");
+    }
+  }
+
+  @Test
+  void unknownFieldIsRefused() throws Exception {
+    ObjectNode n = tree(armed());
+    ((ObjectNode) n.get("protocol_v3")).put("surprise", 1);
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("unknown field sidecar.protocol_v3.surprise");
+  }
+
+  @Test
+  void preV9SidecarIsRefusedByNameEvenWithIdentities() throws Exception {
+    ObjectNode n = tree(armed());
+    n.put("schema_version", 3);
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("pre-v9").hasMessageContaining("identity");
+  }
+
+  @Test
+  void newerVersionIsRefusedWithUpgradeAdvice() throws Exception {
+    ObjectNode n = tree(armed());
+    n.put("schema_version", 10);
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("newer").hasMessageContaining("upgrade omnigraph");
+  }
+
+  @Test
+  void foreignTablePathIsRefused() throws Exception {
+    ObjectNode n = tree(armed());
+    ((ObjectNode) n.get("tables").get(0)).put("table_path", "s3://other/g9/nodes/0000000000000003-0000000000000004");
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("foreign or non-canonical");
+  }
+
+  @Test
+  void writersThisReleaseCannotRecoverAreRefused() throws Exception {
+    ObjectNode n = tree(armed());
+    n.put("writer_kind", "BranchMerge");
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("BranchMerge");
+    n.put("writer_kind", "Frobnicate");
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("unknown");
+  }
+
+  @Test
+  void armedSidecarCarryingAConfirmationIsRefused() throws Exception {
+    ObjectNode n = tree(armed());
+    ((ObjectNode) n.get("tables").get(0)).put("confirmed_version", 13);
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("Armed");
+  }
+
+  @Test
+  void fileNameMustBeTheOperationId() {
+    assertThatThrownBy(() -> CODEC.parse(RecoverySidecar.path("01JZ8Q3V7K2M4N6P8R0T2W4Y6B"), CODEC.write(armed())))
+        .isInstanceOf(SidecarFormatException.class).hasMessageContaining("is named");
+  }
+
+  @Test
+  void notJsonIsRefused() {
+    assertThatThrownBy(() -> CODEC.parse(name(), "{\"schema_version\": 9,")).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("not valid JSON");
+  }
+
+  @Test
+  void writeRefusesWhatParseWouldRefuse() {
+    RecoverySidecar a = armed();
+    RecoverySidecar foreign = a.with(List.of(new TablePin(PERSON, "node:Person", "file:///elsewhere", 12, 13, null,
+        null)), a.protocol());
+    assertThatThrownBy(() -> CODEC.write(foreign)).isInstanceOf(SidecarFormatException.class);
+  }
+}
