@@ -1,10 +1,12 @@
 package io.omnigraph.cli;
 
+import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
+import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
@@ -30,7 +32,8 @@ import picocli.CommandLine.Spec;
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, TckCommand.class, VersionCommand.class,
+      CommitCommand.class, SchemaCommand.class, RepairCommand.class, CleanupCommand.class, TckCommand.class,
+      VersionCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
