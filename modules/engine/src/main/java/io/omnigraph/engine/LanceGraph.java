@@ -60,9 +60,9 @@ final class LanceGraph implements Graph {
     this.schema = Objects.requireNonNull(schema);
     this.manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
     this.publisher = new ManifestPublisher(tables, manifest);
-    this.writer = new GraphWrite(tables, publisher);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
     this.recovery = recoverySweep(root, tables, manifest, publisher, schema);
+    this.writer = new GraphWrite(tables, publisher, recovery.sidecars(), recovery.schema());
   }
 
   /** The recovery sweep of a graph root (also used by repair before a graph handle exists). */
@@ -123,9 +123,20 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
+    return underWriteGate(() -> new GraphLoad(this, mode, options).run(ndjson));
+  }
+
+  /**
+   * Runs one write under the root's write gate, after the write-entry recovery barrier: pending
+   * sidecars are healed roll-forward-only (a confirmed write whose publish failed is published),
+   * and any sidecar still unresolved refuses the write with RecoveryRequired (HTTP 503). Every
+   * writer (load, mutation) enters through here.
+   */
+  <T> T underWriteGate(java.util.function.Supplier<T> write) {
     writeGate.lock();
     try {
-      return new GraphLoad(this, mode, options).run(ndjson);
+      recovery.barrier();
+      return write.get();
     } finally {
       writeGate.unlock();
     }

@@ -6,8 +6,13 @@ import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.engine.recovery.RecoverySweep;
+import io.omnigraph.engine.recovery.SidecarStore;
+import io.omnigraph.engine.recovery.WriteIntent;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.RetryableCommitConflict;
@@ -34,17 +39,24 @@ import java.util.TreeMap;
  * <ol>
  *   <li>requires every touched table's live Lance HEAD to equal its published pin (uncovered drift
  *       is refused before any effect);</li>
- *   <li>(Phase A, recovery issue) arms a recovery sidecar naming every staged transaction;</li>
- *   <li>(Phase B) commits each staged transaction exactly at its read version, zero retries;</li>
+ *   <li>re-lists {@code __recovery/} under the write gate: any pending sidecar is an unresolved
+ *       intent this write must not run past ({@link RecoveryRequiredException});</li>
+ *   <li>(Phase A) arms a v9 recovery sidecar naming every staged transaction
+ *       ({@link WriteIntent#arm}); a failed put aborts the write before any effect;</li>
+ *   <li>(Phase B) commits each staged transaction exactly at its read version, zero retries, then
+ *       confirms the sidecar (EffectsConfirmed: the recovery WAL's commit point);</li>
  *   <li>(Phase C) publishes ONE graph commit with the pre-minted commit id, the expected head and
  *       the expected table versions;</li>
- *   <li>(Phase D, recovery issue) deletes the sidecar.</li>
+ *   <li>(Phase D) deletes the sidecar; a failed delete is logged and tolerated (the write is
+ *       durable; the next write or open audits the stale sidecar as rolled forward).</li>
  * </ol>
  *
  * <p>Failure semantics: anything before the first table commit leaves the graph untouched and is
- * reported as is (a lost commit race is a {@link ConflictException} with a read-set detail). Once a
- * table commit has landed, every later failure is {@link RecoveryRequiredException} naming the
- * operation: the landed HEADs are past their published versions.
+ * reported as is (a lost commit race is a {@link ConflictException} with a read-set detail; the
+ * sidecar of an effect-free attempt is deleted again). Once a table commit has landed, every later
+ * failure is {@link RecoveryRequiredException} naming the sidecar's operation, which stays on
+ * storage: unconfirmed, the next open rolls the write back; confirmed, the next write's entry heal
+ * (or the next open) rolls it forward.
  */
 public final class GraphWrite {
   /** Who is writing; recorded in recovery sidecars and audit rows. */
@@ -115,10 +127,21 @@ public final class GraphWrite {
 
   private final TableStore tables;
   private final ManifestPublisher publisher;
+  private final SidecarStore sidecars;
+  private final RecoverySweep.SchemaAuthority schema;
 
-  public GraphWrite(TableStore tables, ManifestPublisher publisher) {
+  /**
+   * @param tables the table gateway
+   * @param publisher the manifest publisher
+   * @param sidecars recovery sidecar I/O of the graph root
+   * @param schema the accepted schema identity, recorded in each sidecar's authority token
+   */
+  public GraphWrite(TableStore tables, ManifestPublisher publisher, SidecarStore sidecars,
+      RecoverySweep.SchemaAuthority schema) {
     this.tables = Objects.requireNonNull(tables);
     this.publisher = Objects.requireNonNull(publisher);
+    this.sidecars = Objects.requireNonNull(sidecars);
+    this.schema = Objects.requireNonNull(schema);
   }
 
   /**
@@ -130,13 +153,52 @@ public final class GraphWrite {
    * @throws RecoveryRequiredException after an effect: tables are committed but unpublished
    */
   public Outcome commitAndPublish(Intent intent) {
+    requireNoPendingRecovery();
     for (TableEffect e : intent.effects()) {
       requireHeadAtPin(e);
     }
     String commitId = Ulid.generate();
+    long createdAt = nowMicros();
+    WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
+    String operation = sidecar == null ? commitId : sidecar.operationId();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
-    List<ManifestPublisher.TableUpdate> updates = commitAll(intent.effects(), commitId);
+    List<ManifestPublisher.TableUpdate> updates;
+    try {
+      updates = commitAll(intent.effects(), operation);
+    } catch (ConflictException e) {
+      // Thrown only before the first table commit: nothing to recover, so the intent is withdrawn.
+      if (sidecar != null) {
+        sidecar.retire();
+      }
+      throw e;
+    } catch (RecoveryRequiredException e) {
+      throw e; // a table committed: the sidecar stays for recovery
+    } catch (OmnigraphException e) {
+      // The first commit failed for another reason than a lost race: withdraw the intent only when its
+      // table provably did not move; otherwise the commit may have landed and recovery must decide.
+      if (sidecar != null) {
+        TableEffect first = intent.effects().get(0);
+        boolean unmoved;
+        try {
+          unmoved = tables.latestVersion(first.snapshot()) == first.published().version();
+        } catch (OmnigraphException probe) {
+          e.addSuppressed(probe);
+          unmoved = false;
+        }
+        if (!unmoved) {
+          throw new RecoveryRequiredException("recovery required for operation " + operation + ": committing "
+              + first.spec().tableKey() + " failed (" + e.getMessage() + ") and it cannot be proven that nothing"
+              + " landed; the next open resolves the sidecar " + RecoverySidecar.path(operation),
+              new ErrorDetail.RecoveryRequired(operation), e);
+        }
+        sidecar.retire();
+      }
+      throw e;
+    }
+    if (sidecar != null) {
+      confirm(sidecar, updates);
+    }
     long t1 = System.nanoTime();
     phases.put("commit", t1 - t0);
     Map<String, Long> expected = new TreeMap<>();
@@ -150,17 +212,62 @@ public final class GraphWrite {
     ManifestState state;
     try {
       state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
-          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), nowMicros())));
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)));
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
         throw e;
       }
-      throw new RecoveryRequiredException("recovery required for operation " + commitId + ": tables "
-          + versions.keySet() + " were committed but the graph commit was not published (" + e.getMessage() + ")",
-          new ErrorDetail.RecoveryRequired(commitId), e);
+      throw new RecoveryRequiredException("recovery required for operation " + operation + ": tables "
+          + versions.keySet() + " were committed but the graph commit was not published (" + e.getMessage()
+          + "); the confirmed sidecar " + RecoverySidecar.path(operation) + " lets the next write or open publish it",
+          new ErrorDetail.RecoveryRequired(operation), e);
     }
     phases.put("publish", System.nanoTime() - t1);
+    if (sidecar != null) {
+      sidecar.retire();
+    }
     return new Outcome(commitId, state, versions, phases);
+  }
+
+  /** The under-gate re-list (engine.md 2.5 step 3): a sidecar the entry heal left is an unresolved intent. */
+  private void requireNoPendingRecovery() {
+    List<String> pending = sidecars.list();
+    if (!pending.isEmpty()) {
+      String path = pending.get(0);
+      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
+      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
+          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
+          new ErrorDetail.RecoveryRequired(id));
+    }
+  }
+
+  private WriteIntent arm(Intent intent, String commitId, long createdAt) {
+    List<WriteIntent.PlannedTable> planned = new ArrayList<>();
+    for (TableEffect e : intent.effects()) {
+      planned.add(new WriteIntent.PlannedTable(new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
+          e.spec().tableKey(), e.snapshot().location().uri(), e.published().version(), e.staged().uuid()));
+    }
+    RecoverySidecar.WriterKind kind = switch (intent.kind()) {
+      case LOAD -> RecoverySidecar.WriterKind.LOAD;
+      case MUTATION -> RecoverySidecar.WriterKind.MUTATION;
+    };
+    return WriteIntent.arm(sidecars, kind, intent.actorId(), intent.message(), intent.expectedHead(), schema, commitId,
+        createdAt, planned);
+  }
+
+  private static void confirm(WriteIntent sidecar, List<ManifestPublisher.TableUpdate> updates) {
+    List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
+    for (ManifestPublisher.TableUpdate u : updates) {
+      confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
+          ManifestStore.versionMetadata(u.tableUri(), u.version())));
+    }
+    try {
+      sidecar.confirm(confirmed);
+    } catch (OmnigraphException | IllegalArgumentException e) {
+      throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
+          + ": every table was committed but the recovery sidecar could not be confirmed (" + e.getMessage()
+          + "); the next open rolls the write back", new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
+    }
   }
 
   private void requireHeadAtPin(TableEffect e) {
@@ -174,7 +281,7 @@ public final class GraphWrite {
     }
   }
 
-  private List<ManifestPublisher.TableUpdate> commitAll(List<TableEffect> effects, String commitId) {
+  private List<ManifestPublisher.TableUpdate> commitAll(List<TableEffect> effects, String operation) {
     List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
     List<String> landed = new ArrayList<>();
     for (TableEffect e : effects) {
@@ -188,19 +295,19 @@ public final class GraphWrite {
               + " first; nothing was written, retry the write",
               new ErrorDetail.ReadSetConflict("table_head:" + key, Long.toString(e.published().version()), null), ex);
         }
-        throw partial(commitId, landed, key, ex);
+        throw partial(operation, landed, key, ex);
       } catch (OmnigraphException ex) {
         if (landed.isEmpty()) {
           throw ex;
         }
-        throw partial(commitId, landed, key, ex);
+        throw partial(operation, landed, key, ex);
       }
       landed.add(key);
       long rows;
       try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
         rows = tables.countRows(after);
       } catch (OmnigraphException ex) {
-        throw partial(commitId, landed, key, ex);
+        throw partial(operation, landed, key, ex);
       }
       updates.add(new ManifestPublisher.TableUpdate(
           new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
@@ -209,11 +316,12 @@ public final class GraphWrite {
     return updates;
   }
 
-  private static RecoveryRequiredException partial(String commitId, List<String> landed, String failed,
+  private static RecoveryRequiredException partial(String operation, List<String> landed, String failed,
       RuntimeException cause) {
-    return new RecoveryRequiredException("recovery required for operation " + commitId + ": tables " + landed
+    return new RecoveryRequiredException("recovery required for operation " + operation + ": tables " + landed
         + " were committed but " + failed + " failed (" + cause.getMessage()
-        + "); nothing was published", new ErrorDetail.RecoveryRequired(commitId), cause);
+        + "); nothing was published, and the next open rolls the write back from its sidecar "
+        + RecoverySidecar.path(operation), new ErrorDetail.RecoveryRequired(operation), cause);
   }
 
   /** Microseconds since the epoch, the lineage timestamp unit. */
