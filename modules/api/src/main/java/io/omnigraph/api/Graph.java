@@ -67,6 +67,14 @@ public interface Graph extends AutoCloseable {
   /** @return the accepted schema */
   SchemaInfo schema();
 
+  /**
+   * The recovery audit: one record per interrupted write that a recovery sweep rolled forward or
+   * back, oldest first (see {@link Omnigraph#repair}). Empty when no write was ever interrupted.
+   *
+   * @return the audit records
+   */
+  List<RecoveryRecord> recoveries();
+
   /** Releases resources. Idempotent; later calls on this handle fail with {@link InvalidInputException}. */
   @Override
   void close();

@@ -6,6 +6,7 @@ import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
+import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
 import io.omnigraph.cli.command.TckCommand;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, RepairCommand.class, CleanupCommand.class, TckCommand.class,
+      CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class, TckCommand.class,
       VersionCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -177,6 +177,19 @@ final class LanceGraph implements Graph {
   }
 
   @Override
+  public List<io.omnigraph.api.RecoveryRecord> recoveries() {
+    ensureOpen();
+    List<io.omnigraph.api.RecoveryRecord> out = new ArrayList<>();
+    for (RecoveryAudit.Row r : recovery.audit().list()) {
+      out.add(new io.omnigraph.api.RecoveryRecord(r.graphCommitId(), r.kind().name(), r.recoveryForActor(),
+          r.operationId(), r.writerKind(), r.outcomes().stream().map(o -> new io.omnigraph.api.RecoveryRecord.TableOutcome(
+              o.tableKey(), o.fromVersion(), o.toVersion())).toList(),
+          Instant.EPOCH.plus(r.createdAtMicros(), ChronoUnit.MICROS)));
+    }
+    return out;
+  }
+
+  @Override
   public SchemaInfo schema() {
     ensureOpen();
     return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),

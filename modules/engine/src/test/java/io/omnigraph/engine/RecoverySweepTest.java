@@ -131,6 +131,12 @@ class RecoverySweepTest {
       CommitInfo head = g.commits().get(0);
       assertThat(head.id()).isEqualTo(w.sidecar.protocol().rollbackGraphCommitId());
       assertThat(head.actor()).isEqualTo(RecoverySidecar.RECOVERY_ACTOR);
+      assertThat(g.recoveries()).singleElement().satisfies(r -> {
+        assertThat(r.kind()).isEqualTo("RolledBack");
+        assertThat(r.graphCommitId()).isEqualTo(head.id());
+        assertThat(r.forActor()).isEqualTo("svc-ingest");
+        assertThat(r.operationId()).isEqualTo(w.sidecar.operationId());
+      });
     }
     assertThat(sidecarFiles()).isEmpty();
     List<RecoveryAudit.Row> rows = audit();

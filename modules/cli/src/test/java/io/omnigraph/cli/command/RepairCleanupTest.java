@@ -47,6 +47,15 @@ class RepairCleanupTest {
   }
 
   @Test
+  void recoveriesOfAGraphThatNeverCrashedIsEmpty() {
+    CliRun text = CliRun.of("recoveries", graph);
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("no recoveries recorded");
+    CliRun json = CliRun.of("recoveries", graph, "--json");
+    assertThat(Json.parseObject(json.out().strip()).get("recoveries")).isEmpty();
+  }
+
+  @Test
   void repairRefusesACorruptSidecarNamesItAndKeepsIt() throws IOException {
     Path bad = corruptSidecar();
     CliRun run = CliRun.of("repair", graph, "--json");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.recovery.RecoverySidecar.TableOutcome;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
@@ -101,6 +102,7 @@ public final class RecoveryAudit {
       set(root, "per_table_outcomes_json", outs.toString());
       ((TimeStampMicroVector) root.getVector("created_at")).setSafe(0, row.createdAtMicros());
       root.setRowCount(1);
+      Failpoints.hit(Failpoints.AUDIT_APPEND);
       tables.appendRows(location, PATH, SCHEMA, List.of(root));
     }
   }

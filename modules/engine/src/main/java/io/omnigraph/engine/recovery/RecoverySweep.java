@@ -5,6 +5,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
@@ -160,7 +161,13 @@ public final class RecoverySweep {
    */
   public List<Outcome> run(Mode mode) {
     List<Outcome> out = new ArrayList<>();
-    for (String path : sidecars.list()) {
+    List<String> listed = sidecars.list();
+    if (!listed.isEmpty()) {
+      // The caller already holds the root's write gate; the reference's "gates" point is here.
+      Failpoints.hit(Failpoints.RECOVERY_POST_LIST_PRE_GATES);
+      Failpoints.hit(Failpoints.SIDECAR_POST_LIST_PRE_READ);
+    }
+    for (String path : listed) {
       Optional<RecoverySidecar> s = sidecars.read(path);
       if (s.isEmpty()) {
         continue; // its writer finished and deleted it between the listing and the read
@@ -354,6 +361,7 @@ public final class RecoverySweep {
       expected.put(o.pin().tableKey(), o.pin().expectedVersion());
     }
     var l = p.lineage();
+    Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
     try {
       publisher.publish(new ManifestPublisher.PublishRequest(updates, expected,
           Optional.ofNullable(p.authority().graphHead()),
@@ -406,10 +414,12 @@ public final class RecoverySweep {
           o.location().uri()));
       expected.put(o.pin().tableKey(), o.pinned());
     }
+    Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
     publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, Optional.empty(),
         new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
             "recovery: rolled back interrupted " + s.writerKind().json().toLowerCase(java.util.Locale.ROOT) + " "
                 + s.operationId(), s.startedAtMicros())));
+    Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
     AuditPlan a = new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), plan);
     audit.append(a.row(s));
     sidecars.delete(s.operationId());

@@ -4,6 +4,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.StorageFailureException;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.recovery.SidecarCodec.SidecarFormatException;
 import io.omnigraph.engine.storage.GraphRoot;
 import java.util.ArrayList;
@@ -55,7 +56,9 @@ public final class SidecarStore {
    * @throws StorageFailureException the put failed; nothing durable happened
    */
   public String arm(RecoverySidecar sidecar) {
-    return root.put(sidecar.path(), codec.write(sidecar), WriteCondition.ifAbsent());
+    String text = codec.write(sidecar);
+    Failpoints.hit(Failpoints.SIDECAR_WRITE);
+    return root.put(sidecar.path(), text, WriteCondition.ifAbsent());
   }
 
   /**
@@ -65,7 +68,9 @@ public final class SidecarStore {
    * @throws StorageFailureException the rewrite failed; the file on storage is still the armed one
    */
   public String confirm(RecoverySidecar sidecar, String armedToken) {
-    return root.put(sidecar.path(), codec.write(sidecar), WriteCondition.ifMatch(armedToken));
+    String text = codec.write(sidecar);
+    Failpoints.hit(Failpoints.SIDECAR_CONFIRM);
+    return root.put(sidecar.path(), text, WriteCondition.ifMatch(armedToken));
   }
 
   /**
@@ -86,6 +91,7 @@ public final class SidecarStore {
    */
   public boolean retire(String operationId) {
     try {
+      Failpoints.hit(Failpoints.SIDECAR_DELETE);
       root.delete(RecoverySidecar.path(operationId));
       return true;
     } catch (StorageFailureException e) {
@@ -111,6 +117,7 @@ public final class SidecarStore {
    */
   public List<String> list() {
     List<String> out = new ArrayList<>();
+    Failpoints.hit(Failpoints.SIDECAR_LIST);
     for (String path : root.list(RecoverySidecar.DIR)) {
       if (path.endsWith(".json")) {
         out.add(path);

@@ -4,6 +4,7 @@ import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
@@ -159,7 +160,11 @@ public final class GraphWrite {
     }
     String commitId = Ulid.generate();
     long createdAt = nowMicros();
+    Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
+    if (sidecar != null) {
+      Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
+    }
     String operation = sidecar == null ? commitId : sidecar.operationId();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
@@ -198,6 +203,7 @@ public final class GraphWrite {
     }
     if (sidecar != null) {
       confirm(sidecar, updates);
+      Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
     }
     long t1 = System.nanoTime();
     phases.put("commit", t1 - t0);
@@ -288,6 +294,7 @@ public final class GraphWrite {
       String key = e.spec().tableKey();
       long version;
       try {
+        Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
         version = tables.commitStaged(e.snapshot(), e.staged());
       } catch (RetryableCommitConflict | ConflictException ex) {
         if (landed.isEmpty()) {
@@ -304,8 +311,11 @@ public final class GraphWrite {
       }
       landed.add(key);
       long rows;
-      try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
-        rows = tables.countRows(after);
+      try {
+        Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
+        try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
+          rows = tables.countRows(after);
+        }
       } catch (OmnigraphException ex) {
         throw partial(operation, landed, key, ex);
       }
