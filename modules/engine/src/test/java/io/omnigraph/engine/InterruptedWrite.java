@@ -65,7 +65,7 @@ final class InterruptedWrite {
       ValidatedLoad validated;
       try {
         validated = new GraphLoader(graph.compiledSchema(), LoadMode.MERGE,
-            new LanceCommittedView(tables, committed)).load(new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)));
+            new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed)).load(new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
