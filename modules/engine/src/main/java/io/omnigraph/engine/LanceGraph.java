@@ -7,6 +7,9 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.SchemaInfo;
 import io.omnigraph.engine.manifest.GraphCommit;
@@ -15,6 +18,7 @@ import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.query.MutationPlan;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
@@ -96,6 +100,22 @@ final class LanceGraph implements Graph {
       return load(mode, in, options);
     } catch (IOException e) {
       throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+    }
+  }
+
+  @Override
+  public MutationResult mutate(String gqText, String queryName, QueryParams params, MutationOptions options) {
+    ensureOpen();
+    Objects.requireNonNull(gqText, "gqText");
+    Objects.requireNonNull(queryName, "queryName");
+    Objects.requireNonNull(options, "options");
+    // Compiled and bound before the gate: errors in the query or its parameters need no I/O.
+    MutationPlan plan = GraphMutation.plan(schema, gqText, queryName, params, Instant.now());
+    writeGate.lock();
+    try {
+      return new GraphMutation(this, options).run(plan);
+    } finally {
+      writeGate.unlock();
     }
   }
 

@@ -75,7 +75,7 @@ public final class ArrowRows {
           dst.setSafe(i, r.dst().getBytes(StandardCharsets.UTF_8));
         }
         for (int p = 0; p < props.size(); p++) {
-          set(root.getVector(col + p), props.get(p).type(), i, r.values().get(p));
+          setValue(root.getVector(col + p), props.get(p).type(), i, r.values().get(p));
         }
       }
       root.setRowCount(rows.size());
@@ -86,7 +86,16 @@ public final class ArrowRows {
     }
   }
 
-  private static void set(FieldVector v, PropertyType type, int i, Object value) {
+  /**
+   * Writes one cell (growing the vector as needed), so other writers (the mutation executor's
+   * pending rows) build batches exactly as the loader does.
+   *
+   * @param v a column with the Arrow type {@link io.omnigraph.engine.schema.ArrowSchemas} gives {@code type}
+   * @param type the property type
+   * @param i row index
+   * @param value the value in {@link Values}' representation, or {@code null}
+   */
+  public static void setValue(FieldVector v, PropertyType type, int i, Object value) {
     if (value == null) {
       if (v instanceof ListVector l) {
         l.setNull(i);
