@@ -4,6 +4,7 @@ import io.omnigraph.cli.command.CommitCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
+import io.omnigraph.cli.command.MutateCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.SchemaCommand;
 import io.omnigraph.cli.command.TckCommand;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
-      QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
+      QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
       CommitCommand.class, SchemaCommand.class, TckCommand.class, VersionCommand.class,
       CommandLine.HelpCommand.class
     },
