@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
       "0:ok",
       "1:usage error (bad flag or argument, missing input file)",
-      "2:user data error (bad schema, bad NDJSON line, over a load limit, no such graph or commit)",
+      "2:user data error (bad schema, bad NDJSON line, bad query or parameter, violated schema rule, over a load or mutation limit, no such graph or commit)",
       "3:conflict (existing key in append, graph exists, a concurrent writer won, precondition failed)",
       "4:storage failure (permissions, missing bucket, network, I/O)",
       "5:internal error (a bug in omnigraph)"

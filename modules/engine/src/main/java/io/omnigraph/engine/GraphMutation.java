@@ -84,7 +84,7 @@ final class GraphMutation {
       if (effects.isEmpty()) {
         return result(plan, staging.counts(), null);
       }
-      GraphWrite.Outcome outcome = new GraphWrite(graph.tables(), graph.publisher()).commitAndPublish(
+      GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
           new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, options.actor(), options.message(),
               java.util.Optional.ofNullable(head), effects));
       return result(plan, staging.counts(), outcome.commitId());
