@@ -264,8 +264,22 @@ public final class TableStore implements AutoCloseable {
         throw keyConflict(tableKey, existing, "already exists");
       }
       List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
-      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
-          StagedWrite.Kind.STRICT_INSERT, ids.size(), ids, Append.builder().fragments(frags).build());
+      String uuid = UUID.randomUUID().toString();
+      if (frags.isEmpty()) {
+        // Nothing inserted: no key to prove absent, so no certificate.
+        return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, 0, ids,
+            Append.builder().fragments(frags).build());
+      }
+      Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
+      InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+          s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
+      if (!cert.certified()) {
+        // Strict insert fails closed: its absence proof and insertion-only shape are requested semantics.
+        throw new InternalErrorException("strict insert into " + tableKey + " staged an unfamiliar transaction shape ("
+            + cert.refusal() + "); nothing was committed", null);
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(),
+          ids, op, cert.properties());
     }
     // Upsert: last row per id wins.
     Map<String, Integer> lastRow = new LinkedHashMap<>();
@@ -279,17 +293,28 @@ public final class TableStore implements AutoCloseable {
       VectorSchemaRoot rows = deduped == null ? batch : deduped;
       List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
       Map<Integer, List<Integer>> toDelete = rowAddresses(s, idFilterChunks(uniqueIds));
+      String uuid = UUID.randomUUID().toString();
       Operation op = lance(s.location().uri(), () -> {
         List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
         if (toDelete.isEmpty()) {
-          return Append.builder().fragments(added).build();
+          return added.isEmpty() ? Append.builder().fragments(added).build()
+              : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
         }
         DeletionPlan plan = planDeletion(s, toDelete);
         return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
             .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
       });
-      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
-          StagedWrite.Kind.UPSERT, uniqueIds.size(), uniqueIds, op);
+      // An all-new upsert (the id probe above found none of its ids: every row is inserted, none
+      // updated or deleted) may carry the certificate; an unfamiliar shape just goes without it.
+      // A mixed upsert never does.
+      Map<String, String> properties = Map.of();
+      if (toDelete.isEmpty()) {
+        InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+            s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, uniqueIds.size()));
+        properties = cert.properties();
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.UPSERT, uniqueIds.size(),
+          uniqueIds, op, properties);
     } finally {
       if (deduped != null) {
         deduped.close();
@@ -358,6 +383,26 @@ public final class TableStore implements AutoCloseable {
         StagedWrite.Kind.CREATE_INDICES, 0, List.of(), op);
   }
 
+  /**
+   * Reads the Lance transaction that produced the pinned version (from the dataset's transaction
+   * history) and returns its properties.
+   *
+   * @return the transaction properties (empty when the transaction has none)
+   * @throws NotFoundException when the version has no readable transaction file
+   */
+  public Map<String, String> transactionProperties(TableSnapshot s) {
+    return lance(s.location().uri(), () -> {
+      Optional<Transaction> tx = s.dataset().readTransaction();
+      if (tx.isEmpty()) {
+        throw new NotFoundException("version " + s.version() + " of " + s.location().uri()
+            + " has no transaction in its history", null);
+      }
+      try (Transaction t = tx.get()) {
+        return t.transactionProperties().map(Map::copyOf).orElse(Map.of());
+      }
+    });
+  }
+
   /** @return the names of the indices visible at the pinned version */
   public List<String> indexNames(TableSnapshot s) {
     return lance(s.location().uri(), () -> s.dataset().listIndexes());
@@ -380,8 +425,12 @@ public final class TableStore implements AutoCloseable {
     }
     long committed = lance(s.location().uri(), () -> {
       // Closing the transaction releases the Arrow schema an Overwrite exports to Lance.
-      try (Transaction tx = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
-              .operation(staged.operation()).build();
+      Transaction.Builder b = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
+          .operation(staged.operation());
+      if (!staged.properties().isEmpty()) {
+        b.transactionProperties(staged.properties());
+      }
+      try (Transaction tx = b.build();
           Dataset out = new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
               .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
         return out.version();
