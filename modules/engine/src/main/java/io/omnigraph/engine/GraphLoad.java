@@ -17,6 +17,8 @@ import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.engine.write.WriteToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -30,7 +32,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as the seed's "Mutation/load
  * coarse OCC" describes. This class prepares and stages; {@link GraphWrite} does the effect and the
- * publish.
+ * publish. Append and merge re-prepare the whole attempt (re-reading the kept input, up to
+ * {@value StaleAttempt#MAX_PRE_EFFECT_REPREPARES} times) when another write published in between;
+ * overwrite then fails with ReadSetChanged; a head expectation
+ * ({@link LoadOptions#expectedHead()}) that does not hold is PreconditionFailed.
  *
  * <ol>
  *   <li>Capture one manifest cut: the main head and every table's published version.</li>
@@ -60,9 +65,18 @@ final class GraphLoad {
   }
 
   LoadResult run(InputStream in) {
+    // Append and merge may re-prepare, which re-reads the input: keep what the first pass read.
+    ReplayableInput input = new ReplayableInput(in, mode != LoadMode.OVERWRITE);
+    return StaleAttempt.withReprepare(() -> attempt(input.next()));
+  }
+
+  /** One prepare → effect → publish attempt, from a fresh manifest state. */
+  private LoadResult attempt(InputStream in) {
     TableStore tables = graph.tables();
     ManifestState state = graph.state();
-    Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
+    WriteToken token = WriteToken.capture(state, graph.compiledSchema().ir().hash());
+    token.requireHead(options.expectedHead());
+    Optional<String> head = token.head();
     Map<String, Long> phases = new LinkedHashMap<>();
     try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
       long t0 = System.nanoTime();
@@ -80,8 +94,11 @@ final class GraphLoad {
         for (Prepared p : prepared) {
           effects.add(new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
         }
+        graph.beforeEffectWindow.run();
         GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
-            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects));
+            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects,
+            mode == LoadMode.OVERWRITE ? GraphWrite.OnMovement.READ_SET_CHANGED : GraphWrite.OnMovement.REPREPARE,
+            options.expectedHead()));
         String commitId = outcome.commitId();
         phases.putAll(outcome.phaseNanos());
         options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true));
@@ -95,6 +112,47 @@ final class GraphLoad {
           p.close();
         }
       }
+    }
+  }
+
+  /** The load input, replayable for re-prepares when {@code keep} (append and merge). */
+  private static final class ReplayableInput {
+    private final InputStream first;
+    private final java.io.ByteArrayOutputStream kept;
+    private boolean used;
+
+    ReplayableInput(InputStream in, boolean keep) {
+      this.first = in;
+      this.kept = keep ? new java.io.ByteArrayOutputStream() : null;
+    }
+
+    InputStream next() {
+      if (!used) {
+        used = true;
+        return kept == null ? first : new java.io.FilterInputStream(first) {
+          @Override
+          public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+              kept.write(b);
+            }
+            return b;
+          }
+
+          @Override
+          public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) {
+              kept.write(buf, off, n);
+            }
+            return n;
+          }
+        };
+      }
+      if (kept == null) {
+        throw new IllegalStateException("an overwrite load is never re-prepared");
+      }
+      return new java.io.ByteArrayInputStream(kept.toByteArray());
     }
   }
 

@@ -24,7 +24,9 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.WriteLease;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,6 +54,8 @@ final class LanceGraph implements Graph {
   private final GraphWrite writer;
   private final ReentrantLock writeGate;
   private volatile boolean closed;
+  /** Test seam: runs in every write attempt after preparation, right before the effect window. */
+  volatile Runnable beforeEffectWindow = () -> { };
 
   LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
     this.root = Objects.requireNonNull(root);
@@ -59,8 +63,25 @@ final class LanceGraph implements Graph {
     this.schema = Objects.requireNonNull(schema);
     this.manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
     this.publisher = new ManifestPublisher(tables, manifest);
-    this.writer = new GraphWrite(tables, publisher);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
+    WriteLease lease = new WriteLease(root);
+    this.writer = new GraphWrite(tables, publisher, new GraphWrite.Authority() {
+      @Override
+      public ManifestState freshState() {
+        return state();
+      }
+
+      @Override
+      public String schemaIdentity() {
+        // Fixed for the handle's lifetime: no schema change operation exists yet.
+        return schema.ir().hash();
+      }
+
+      @Override
+      public EffectWindow enter(String operation) {
+        return EffectWindow.enter(writeGate, lease, operation);
+      }
+    });
   }
 
   /** Every table of the schema must be published with the identity the IR gives it. */
@@ -86,12 +107,8 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
-    writeGate.lock();
-    try {
-      return new GraphLoad(this, mode, options).run(ndjson);
-    } finally {
-      writeGate.unlock();
-    }
+    // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
+    return new GraphLoad(this, mode, options).run(ndjson);
   }
 
   @Override
