@@ -30,8 +30,9 @@ import java.util.function.LongSupplier;
  * takes it when it is absent ({@code IfAbsent}) or when the current holder has released it or let it
  * expire ({@code IfMatch} on the version it read), and releases it with {@code IfMatch} on the
  * version it wrote. Of several writers racing for it, exactly one wins the conditional put. A
- * crashed holder's lease expires after its time to live; a holder whose lease has expired before
- * its effects start must not start them ({@link Held#checkValid()}).
+ * crashed holder's lease expires after its time to live, or at once when the holder was a process
+ * on this machine that no longer exists; a holder whose lease has expired before its effects start
+ * must not start them ({@link Held#checkValid()}).
  *
  * <p>The lease is held only for the effect window (revalidate, commit, publish); preparation and
  * validation run outside it, which is what optimistic concurrency protects. Object-store cost per
@@ -92,7 +93,8 @@ public final class WriteLease {
       } else {
         JsonNode held = parse(current.get().text());
         lastHolder = held.path("operation").asText("?");
-        boolean free = held.path("released").asBoolean(false) || held.path("expires_at_ms").asLong(0) <= now;
+        boolean free = held.path("released").asBoolean(false) || held.path("expires_at_ms").asLong(0) <= now
+            || holderIsDeadOnThisHost(held);
         version = free ? root.putIf(PATH, text, WriteCondition.ifMatch(current.get().version())) : Optional.empty();
       }
       if (version.isPresent()) {
@@ -112,11 +114,46 @@ public final class WriteLease {
     }
   }
 
+  /**
+   * A holder that crashed on this machine need not be waited out: the lease names its boot id, pid
+   * and process start time, and when that process no longer exists (or the pid now belongs to a
+   * later process) the lease is free. Holders on other machines, or without a boot id, are waited
+   * out until they release or expire.
+   */
+  static boolean holderIsDeadOnThisHost(JsonNode held) {
+    String boot = held.path("boot_id").asText("");
+    if (BOOT_ID.isEmpty() || !BOOT_ID.equals(boot) || !held.hasNonNull("pid")) {
+      return false;
+    }
+    Optional<ProcessHandle> p = ProcessHandle.of(held.path("pid").asLong());
+    if (p.isEmpty() || !p.get().isAlive()) {
+      return true;
+    }
+    String start = p.get().info().startInstant().map(Object::toString).orElse("");
+    String recorded = held.path("process_start").asText("");
+    return !start.isEmpty() && !recorded.isEmpty() && !start.equals(recorded);
+  }
+
+  private static final ProcessHandle SELF = ProcessHandle.current();
+  private static final String SELF_START = SELF.info().startInstant().map(Object::toString).orElse("");
+  private static final String BOOT_ID = readBootId();
+
+  private static String readBootId() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/random/boot_id")).strip();
+    } catch (IOException | RuntimeException e) {
+      // Not Linux (or /proc hidden): crashed holders are then only recovered by expiry.
+      return "";
+    }
+  }
+
   private static String render(String owner, String operation, long expiresAtMillis, boolean released) {
     ObjectNode n = JSON.createObjectNode();
     n.put("owner", owner);
     n.put("operation", operation);
-    n.put("pid", ProcessHandle.current().pid());
+    n.put("pid", SELF.pid());
+    n.put("process_start", SELF_START);
+    n.put("boot_id", BOOT_ID);
     n.put("expires_at_ms", expiresAtMillis);
     n.put("released", released);
     return n.toString();

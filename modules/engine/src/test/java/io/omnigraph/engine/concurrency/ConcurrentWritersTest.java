@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Each scenario runs {@code -Domnigraph.concurrency.runs=N} times (default 1); the issue's
  * "20 runs in a row" is {@code -Domnigraph.concurrency.runs=20} (README, "Concurrent writers").
  */
-class ConcurrentWritersTest {
+public class ConcurrentWritersTest {
   static final int THREADS = 8;
   static final int PROCESSES = 4;
   static final int OPS = 3;
@@ -186,6 +186,13 @@ class ConcurrentWritersTest {
 
   /** A child JVM on the class path: this module's classes and every test dependency. */
   static List<String> javaCommand(String uri, int writer, Map<String, String> options) {
+    List<String> cmd = javaCommand(ConcurrentWriterChild.class, uri, Integer.toString(writer), Integer.toString(OPS));
+    options.forEach((k, v) -> cmd.add(k + "=" + v));
+    return cmd;
+  }
+
+  /** A child JVM running {@code main} on the class path with this module's classes and test dependencies. */
+  public static List<String> javaCommand(Class<?> main, String... args) {
     Path base = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
     List<String> cp = new ArrayList<>();
     cp.add(base.resolve("target/test-classes").toString());
@@ -199,9 +206,8 @@ class ConcurrentWritersTest {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-        "-cp", String.join(File.pathSeparator, cp), ConcurrentWriterChild.class.getName(), uri,
-        Integer.toString(writer), Integer.toString(OPS)));
-    options.forEach((k, v) -> cmd.add(k + "=" + v));
+        "-cp", String.join(File.pathSeparator, cp), main.getName()));
+    cmd.addAll(List.of(args));
     return cmd;
   }
 }

@@ -87,6 +87,38 @@ class WriteLeaseTest {
   }
 
   @Test
+  void aCrashedHolderOnThisMachineIsNotWaitedOut() throws Exception {
+    Process p = new ProcessBuilder(io.omnigraph.engine.concurrency.ConcurrentWritersTest.javaCommand(
+        LeaseHolderChild.class, dir.toUri().toString())).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isEqualTo(3);
+    assertThat(out).contains("HELD");
+    assertThat(root.readText(WriteLease.PATH)).hasValueSatisfying(t -> assertThat(t).contains("\"released\":false"));
+    // The holder's lease would stay valid for 60 s; its process is gone, so it is free now.
+    long t0 = System.nanoTime();
+    new WriteLease(root, Duration.ofSeconds(60), Duration.ofSeconds(5), System::currentTimeMillis).acquire("next").close();
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aLiveHolderOnThisMachineIsNotMistakenForADeadOne() {
+    try (WriteLease.Held h = new WriteLease(root).acquire("alive")) {
+      var held = root.readText(WriteLease.PATH).orElseThrow();
+      assertThat(WriteLease.holderIsDeadOnThisHost(parse(held))).isFalse();
+      assertThat(WriteLease.holderIsDeadOnThisHost(parse(held.replaceAll("\"pid\":\\d+", "\"pid\":999999999"))))
+          .isTrue();
+    }
+  }
+
+  static com.fasterxml.jackson.databind.JsonNode parse(String json) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void anExpiredLeaseIsTakenOverAndItsStaleHolderCanNeitherStartNorReleaseIt() {
     WriteLease.Held crashed = lease(Duration.ofSeconds(1)).acquire("crashed");
     clock.addAndGet(11_000);
