@@ -3,6 +3,7 @@ package io.omnigraph.bench;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadResult;
 import io.omnigraph.api.Omnigraph;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -50,8 +51,8 @@ public final class InsertBenchmark {
     deleteTree(work);
     Files.createDirectories(work);
     List<String> report = new ArrayList<>();
-    report.add("| rows per insert | base rows | ops | engine p50 ms | engine p99 ms | raw p50 ms | raw p99 ms | p50 ratio |");
-    report.add("|---|---|---|---|---|---|---|---|");
+    report.add("| rows per insert | base rows | ops | engine p50 ms | engine p99 ms | raw p50 ms | raw p99 ms | p50 ratio | engine phases (p50 ms) |");
+    report.add("|---|---|---|---|---|---|---|---|---|");
     try (BufferAllocator allocator = new RootAllocator();
         Graph g = Omnigraph.init(work.resolve("graph").toString(), BenchData.SCHEMA)) {
       g.load(LoadMode.OVERWRITE, new ByteArrayInputStream(BenchData.ndjson(0, base)), LoadOptions.defaults());
@@ -65,20 +66,30 @@ public final class InsertBenchmark {
         int size = Integer.parseInt(s.trim());
         long[] engine = new long[ops];
         long[] lance = new long[ops];
+        Map<String, long[]> phases = new LinkedHashMap<>();
         for (int i = -warmup; i < ops; i++) {
-          long e = engineInsert(g, next, size);
+          LoadResult result = engineInsert(g, next, size);
+          long e = result.phaseNanos().getOrDefault("total", 0L);
           next += size;
           long r = rawAppend(allocator, raw, next, size);
           next += size;
           if (i >= 0) {
             engine[i] = e;
             lance[i] = r;
+            int at = i;
+            result.phaseNanos().forEach((k, v) -> phases.computeIfAbsent(k, x -> new long[ops])[at] = v);
           }
         }
         double e50 = percentile(engine, 50);
         double r50 = percentile(lance, 50);
-        report.add(String.format(Locale.ROOT, "| %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f |", size, base, ops,
-            e50, percentile(engine, 99), r50, percentile(lance, 99), e50 / r50));
+        StringBuilder ph = new StringBuilder();
+        phases.forEach((k, v) -> {
+          if (!k.equals("total")) {
+            ph.append(ph.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.1f", k, percentile(v, 50)));
+          }
+        });
+        report.add(String.format(Locale.ROOT, "| %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %s |", size, base, ops,
+            e50, percentile(engine, 99), r50, percentile(lance, 99), e50 / r50, ph));
         System.err.printf(Locale.ROOT, "  size %d: engine p50 %.2f ms, raw p50 %.2f ms%n", size, e50, r50);
       }
     }
@@ -86,11 +97,15 @@ public final class InsertBenchmark {
     report.forEach(System.out::println);
   }
 
-  private static long engineInsert(Graph g, long from, int count) {
+  /** @return the load result, its phases plus {@code total} (wall time of the call) */
+  private static LoadResult engineInsert(Graph g, long from, int count) {
     byte[] input = BenchData.ndjson(from, count);
     long t0 = System.nanoTime();
-    g.load(LoadMode.APPEND, new ByteArrayInputStream(input), LoadOptions.defaults());
-    return System.nanoTime() - t0;
+    LoadResult r = g.load(LoadMode.APPEND, new ByteArrayInputStream(input), LoadOptions.defaults());
+    long total = System.nanoTime() - t0;
+    Map<String, Long> phases = new LinkedHashMap<>(r.phaseNanos());
+    phases.put("total", total);
+    return new LoadResult(r.commitId(), r.mode(), r.rowsRead(), r.rowsByTable(), phases);
   }
 
   private static long rawAppend(BufferAllocator allocator, String uri, long from, int count) {
