@@ -414,9 +414,11 @@ public final class TableStore implements AutoCloseable {
    * the staged transaction id; anything else is a conflict.
    *
    * @return the committed version
-   * @throws RetryableCommitConflict Lance refused the commit because another writer won; nothing landed
-   * @throws ConflictException the commit landed at another version (Lance rebased it past a
-   *     concurrent commit): the table's HEAD has moved past the version the write was prepared on
+   * @throws RetryableCommitConflict Lance refused the commit because another writer won (a
+   *     retryable or an incompatible conflict); nothing landed
+   * @throws ConflictException only when the commit LANDED, at another version (Lance rebased it past
+   *     a concurrent commit): the table's HEAD has moved past the version the write was prepared on,
+   *     and that version is this write's effect
    */
   public long commitStaged(TableSnapshot s, StagedWrite staged) {
     if (s.version() != staged.readVersion() || !s.location().uri().equals(staged.location().uri())) {
@@ -435,6 +437,10 @@ public final class TableStore implements AutoCloseable {
               .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
         return out.version();
       } catch (RuntimeException e) {
+        if (LanceErrors.classify(e) == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+          // Refused outright (e.g. against a concurrent Overwrite): like a retryable conflict, nothing landed.
+          return refused(staged.tableKey(), e);
+        }
         throw commitFailure(staged.tableKey(), e);
       }
     });
@@ -636,6 +642,11 @@ public final class TableStore implements AutoCloseable {
       return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(stream)
           .storageOptions(location.storageOptions()).execute();
     }
+  }
+
+  private static long refused(String tableKey, RuntimeException e) {
+    throw new RetryableCommitConflict(tableKey, "concurrent incompatible commit to " + tableKey + ": "
+        + LanceErrors.clean(e), e);
   }
 
   private static RuntimeException commitFailure(String tableKey, RuntimeException e) {

@@ -43,10 +43,17 @@ public final class EffectWindow implements AutoCloseable {
     lease.checkValid();
   }
 
+  /**
+   * Releases the lease, then the gate. A release that fails (storage error or unknown outcome) is
+   * not thrown: the write's outcome is already decided (published or not) and must be reported as
+   * such; the unreleased lease only makes other writers wait until it expires.
+   */
   @Override
   public void close() {
     try {
       lease.close();
+    } catch (io.omnigraph.api.OmnigraphException e) {
+      // Deliberate: see above. The lease file names this holder and expires after its time to live.
     } finally {
       gate.unlock();
     }

@@ -167,6 +167,19 @@ class TableStoreTest {
   }
 
   @Test
+  void anInsertRefusedByAConcurrentOverwriteIsRetryableAndLandsNothing() {
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
+      StagedWrite overwrite = store.stageOverwrite(s, "node:P", SCHEMA, List.of(b1));
+      StagedWrite insert = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
+      long v = store.commitStaged(s, overwrite);
+      assertThatThrownBy(() -> store.commitStaged(s, insert)).isInstanceOf(RetryableCommitConflict.class)
+          .hasMessageContaining("incompatible");
+      assertThat(latest()).isEqualTo(v);
+      assertThat(contents(v)).containsOnlyKeys("a");
+    }
+  }
+
+  @Test
   void competingUpsertsOfTheSameRowLetExactlyOneWin() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
     try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 10); VectorSchemaRoot b2 = rows("a", 20)) {
