@@ -74,6 +74,26 @@ public interface Graph extends AutoCloseable {
   MutationResult mutate(String gqText, String queryName, QueryParams params, MutationOptions options);
 
   /**
+   * Parses a {@code .gq} file and type-checks one mutation query against this graph's schema, so it
+   * can be run many times without re-parsing. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the mutation query
+   * @return the checked query
+   * @throws InvalidInputException a parse or type error (line:column in the detail), a query that
+   *     mixes deletes with inserts/updates, a read query, or no query of that name
+   */
+  PreparedMutation prepareMutation(String gqText, String queryName);
+
+  /**
+   * Runs a prepared mutation; otherwise exactly {@link #mutate(String, String, QueryParams,
+   * MutationOptions)}.
+   *
+   * @throws InvalidInputException also when {@code query} was prepared for a different schema
+   */
+  MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options);
+
+  /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
    * in schema order, rows sorted by id, keys in schema order.

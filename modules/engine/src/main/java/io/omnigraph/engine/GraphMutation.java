@@ -47,13 +47,39 @@ final class GraphMutation {
    */
   static MutationPlan plan(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName,
       QueryParams params, Instant now) {
+    return bind(compile(schema, gqText, queryName), params, now);
+  }
+
+  /** A checked mutation bound to the schema it was checked against. */
+  record Prepared(String queryName, String schemaHash, CheckedMutation checked)
+      implements io.omnigraph.api.PreparedMutation {}
+
+  /**
+   * Parses the file, picks the query and type-checks it. Pure.
+   *
+   * @throws InvalidInputException any parse, type or D₂ error, or a read query
+   */
+  static Prepared compile(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName) {
     try {
       CheckedQuery checked = GqCompiler.compile(schema.catalog(), gqText, queryName);
       if (!(checked instanceof CheckedMutation m)) {
         throw new InvalidInputException("query '" + queryName + "' is a read query; mutate runs queries made of"
             + " insert, update and delete statements", new ErrorDetail.Validation(null, null, null, "not_a_mutation"));
       }
-      return m.bind(values(params), now);
+      return new Prepared(queryName, schema.ir().hash(), m);
+    } catch (QueryException e) {
+      throw e.toInvalidInput();
+    }
+  }
+
+  /**
+   * Binds the parameters. Pure.
+   *
+   * @throws InvalidInputException a parameter error
+   */
+  static MutationPlan bind(Prepared prepared, QueryParams params, Instant now) {
+    try {
+      return prepared.checked().bind(values(params), now);
     } catch (QueryException e) {
       throw e.toInvalidInput();
     }

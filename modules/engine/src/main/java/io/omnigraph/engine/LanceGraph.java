@@ -1,6 +1,7 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.InvalidInputException;
@@ -9,6 +10,7 @@ import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.SchemaInfo;
@@ -127,7 +129,30 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(queryName, "queryName");
     Objects.requireNonNull(options, "options");
     // Compiled and bound before the gate: errors in the query or its parameters need no I/O.
-    MutationPlan plan = GraphMutation.plan(schema, gqText, queryName, params, Instant.now());
+    return run(GraphMutation.plan(schema, gqText, queryName, params, Instant.now()), options);
+  }
+
+  @Override
+  public PreparedMutation prepareMutation(String gqText, String queryName) {
+    ensureOpen();
+    Objects.requireNonNull(gqText, "gqText");
+    Objects.requireNonNull(queryName, "queryName");
+    return GraphMutation.compile(schema, gqText, queryName);
+  }
+
+  @Override
+  public MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options) {
+    ensureOpen();
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(options, "options");
+    if (!(query instanceof GraphMutation.Prepared p) || !p.schemaHash().equals(schema.ir().hash())) {
+      throw new InvalidInputException("mutation '" + query.queryName() + "' was prepared for a different schema;"
+          + " prepare it with this graph's prepareMutation", new ErrorDetail.Validation(null, null, null, "stale_query"));
+    }
+    return run(GraphMutation.bind(p, params, Instant.now()), options);
+  }
+
+  private MutationResult run(MutationPlan plan, MutationOptions options) {
     writeGate.lock();
     try {
       return new GraphMutation(this, options).run(plan);

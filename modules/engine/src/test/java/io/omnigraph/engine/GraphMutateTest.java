@@ -13,6 +13,7 @@ import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreconditionFailedException;
+import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.manifest.ManifestState;
@@ -462,6 +463,20 @@ class GraphMutateTest {
     String now = graph.commits().get(0).id();
     graph.mutate(Q, "add_person", QueryParams.of(Map.of("name", "bob")), MutationOptions.defaults().withExpectedHead(now));
     assertThat(rows("Person")).hasSize(2);
+  }
+
+  @Test
+  void aPreparedMutationRunsManyTimesAndIsRefusedByAGraphWithAnotherSchema() {
+    PreparedMutation add = graph.prepareMutation(Q, "add_person");
+    assertThat(add.queryName()).isEqualTo("add_person");
+    graph.mutate(add, QueryParams.of(Map.of("name", "ada")), MutationOptions.defaults());
+    graph.mutate(add, QueryParams.of(Map.of("name", "bob", "age", 3)), MutationOptions.defaults());
+    assertThat(rows("Person")).hasSize(2);
+    assertThatThrownBy(() -> graph.prepareMutation(Q, "people")).isInstanceOf(InvalidInputException.class);
+    try (Graph other = Omnigraph.init(dir.resolve("other").toString(), SCHEMA + "node Extra { x: String @key }\n")) {
+      assertThatThrownBy(() -> other.mutate(add, QueryParams.of(Map.of("name", "cy")), MutationOptions.defaults()))
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("prepared for a different schema");
+    }
   }
 
   // ---------------------------------------------------------------- limits
