@@ -4,6 +4,7 @@ import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
@@ -204,6 +205,7 @@ public final class GraphWrite {
   }
 
   private Outcome effectsAndPublish(Intent intent) {
+    Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
@@ -220,6 +222,7 @@ public final class GraphWrite {
     }
     ManifestState state;
     try {
+      Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
       state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
           new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), nowMicros())));
     } catch (OmnigraphException e) {
@@ -248,10 +251,12 @@ public final class GraphWrite {
   private List<ManifestPublisher.TableUpdate> commitAll(Intent intent, String commitId) {
     List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
     List<String> landed = new ArrayList<>();
+    Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
     for (TableEffect e : intent.effects()) {
       String key = e.spec().tableKey();
       long version;
       try {
+        Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
         version = tables.commitStaged(e.snapshot(), e.staged());
       } catch (RetryableCommitConflict ex) {
         // Lance refused the commit: nothing of this table landed.
@@ -272,6 +277,7 @@ public final class GraphWrite {
       landed.add(key);
       long rows;
       try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
+        Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
         rows = tables.countRows(after);
       } catch (OmnigraphException ex) {
         throw partial(commitId, landed, key, ex);
