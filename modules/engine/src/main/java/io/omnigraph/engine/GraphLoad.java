@@ -5,7 +5,6 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadProgress;
 import io.omnigraph.api.LoadResult;
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.GraphLoader;
 import io.omnigraph.engine.load.TableRows;
 import io.omnigraph.engine.load.ValidatedLoad;
@@ -39,8 +38,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <ol>
  *   <li>Capture one manifest cut: the main head and every table's published version.</li>
- *   <li>Read and validate the whole input against the schema and that cut (no writes). Append and
- *       merge cap each table at 8,192 rows (and TableStore at 32 MiB) before anything is staged.</li>
+ *   <li>Read and validate the whole input against the schema and that cut, straight into Arrow
+ *       batches. Append and merge cap each table at 8,192 rows (and TableStore at 32 MiB) before
+ *       anything is staged; an overwrite writes its full batches as staged, uncommitted fragments
+ *       while it reads, so its memory is bounded by one batch per table.</li>
  *   <li>Stage one Lance transaction per touched table (strict insert, upsert or overwrite); no HEAD
  *       moves.</li>
  *   <li>Hand the staged transactions to {@link GraphWrite}, which checks the live HEADs, commits them
@@ -49,8 +50,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 final class GraphLoad {
   private static final long PROGRESS_INTERVAL_NANOS = 250_000_000L;
-  /** Overwrite batches: large enough that Lance writes few data files. */
-  private static final int OVERWRITE_BATCH_ROWS = 1 << 17;
+  /**
+   * Overwrite batches streamed to staged fragments while reading (also capped at 16 MiB of Arrow
+   * buffers by the loader): each becomes at least one data file, so fewer, larger batches mean fewer
+   * fragments; smaller ones mean less memory.
+   */
+  private static final int OVERWRITE_BATCH_ROWS = 1 << 16;
 
   private final LanceGraph graph;
   private final LoadMode mode;
@@ -78,15 +83,16 @@ final class GraphLoad {
     token.requireHead(options.expectedHead());
     Optional<String> head = token.head();
     Map<String, Long> phases = new LinkedHashMap<>();
-    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
-      long t0 = System.nanoTime();
-      ValidatedLoad validated = validate(in, committed);
+    long t0 = System.nanoTime();
+    Map<String, TableStore.OverwriteStaging> streamed = new LinkedHashMap<>();
+    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state);
+        ValidatedLoad validated = validate(in, committed, streamed)) {
       long t1 = System.nanoTime();
       phases.put("validate", t1 - t0);
       List<Prepared> prepared = new ArrayList<>();
       try {
         for (TableRows rows : validated.tables()) {
-          prepared.add(stage(tables, committed, rows));
+          prepared.add(stage(tables, committed, rows, streamed.get(rows.spec().tableKey())));
         }
         long t2 = System.nanoTime();
         phases.put("stage", t2 - t1);
@@ -156,12 +162,22 @@ final class GraphLoad {
     }
   }
 
-  private ValidatedLoad validate(InputStream in, CommittedTables committed) {
-    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), graph.tables(), committed);
+  /**
+   * Reads and validates the input into Arrow batches. An overwrite streams its full batches into
+   * staged (uncommitted) fragments as they fill, so memory stays bounded by one batch per table;
+   * nothing is committed before validation is complete (GraphWrite commits after this returns).
+   */
+  private ValidatedLoad validate(InputStream in, CommittedTables committed,
+      Map<String, TableStore.OverwriteStaging> streamed) {
+    TableStore tables = graph.tables();
+    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed);
     GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, view)
-        .progress(this::reportLines);
+        .progress(this::reportLines).allocator(tables.allocator());
     if (mode != LoadMode.OVERWRITE) {
       loader.maxRowsPerTable(TableStore.KEYED_WRITE_MAX_ROWS);
+    } else {
+      loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
+          k -> tables.beginOverwrite(committed.snapshot(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);
@@ -182,53 +198,47 @@ final class GraphLoad {
     return Duration.ofNanos(System.nanoTime() - started);
   }
 
-  /** One touched table: its pinned snapshot, batches and staged transaction. */
+  /** One touched table: its pinned snapshot and staged transaction (the batches belong to the ValidatedLoad). */
   private static final class Prepared implements AutoCloseable {
     final TableSpec spec;
     final TableEntry entry;
     final TableSnapshot snapshot;
-    final List<VectorSchemaRoot> batches;
     StagedWrite staged;
 
-    Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot, List<VectorSchemaRoot> batches) {
+    Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot) {
       this.spec = spec;
       this.entry = entry;
       this.snapshot = snapshot;
-      this.batches = batches;
     }
 
     @Override
     public void close() {
-      for (VectorSchemaRoot b : batches) {
-        b.close();
-      }
+      // Nothing owned: the ValidatedLoad releases the Arrow memory.
     }
   }
 
-  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows) {
+  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows,
+      TableStore.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
     TableSnapshot snapshot = committed.snapshot(spec.tableKey());
-    int batchRows = mode == LoadMode.OVERWRITE ? OVERWRITE_BATCH_ROWS : TableStore.KEYED_WRITE_MAX_ROWS;
-    Prepared p = new Prepared(spec, entry, snapshot, ArrowRows.toBatches(rows, tables.allocator(), batchRows));
-    try {
-      p.staged = switch (mode) {
-        case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.STRICT_INSERT);
-        case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.UPSERT);
-        case OVERWRITE -> tables.stageOverwrite(snapshot, spec.tableKey(), spec.arrowSchema(), p.batches);
-      };
-      return p;
-    } catch (RuntimeException e) {
-      p.close();
-      throw e;
-    }
+    Prepared p = new Prepared(spec, entry, snapshot);
+    p.staged = switch (mode) {
+      case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.STRICT_INSERT);
+      case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
+      case OVERWRITE -> streamedOverwrite != null
+          ? streamedOverwrite.finish()
+          : tables.beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
+    };
+    return p;
   }
 
-  private static VectorSchemaRoot single(Prepared p) {
-    // Keyed loads are capped at KEYED_WRITE_MAX_ROWS rows per table, which is also the batch size.
-    if (p.batches.size() != 1) {
-      throw new IllegalStateException("a keyed table load must be one batch, got " + p.batches.size());
+  private static VectorSchemaRoot single(TableRows rows) {
+    // Keyed loads are capped at KEYED_WRITE_MAX_ROWS rows per table and are read into one batch.
+    List<VectorSchemaRoot> batches = rows.batches();
+    if (batches.size() != 1) {
+      throw new IllegalStateException("a keyed table load must be one batch, got " + batches.size());
     }
-    return p.batches.get(0);
+    return batches.get(0);
   }
 }

@@ -265,7 +265,7 @@ public final class Values {
     }
   }
 
-  private static Long parseDateTime(String s) {
+  static Long parseDateTime(String s) {
     try {
       return OffsetDateTime.parse(s).toInstant().toEpochMilli();
     } catch (DateTimeParseException e) {

@@ -353,6 +353,63 @@ public final class TableStore implements AutoCloseable {
   }
 
   /**
+   * Begins an overwrite that is assembled batch by batch: each {@link OverwriteStaging#write} writes
+   * its batch as uncommitted fragments at once (so the caller needs to hold only one batch), and
+   * {@link OverwriteStaging#finish} stages the single Overwrite transaction over all of them. As with
+   * {@link #stageOverwrite}, nothing is visible until {@link #commitStaged}; fragments of an overwrite
+   * that is never finished or committed are unreferenced files, reclaimable by cleanup.
+   *
+   * @param s the pinned snapshot the overwrite will commit on
+   * @param tableKey the table key, for diagnostics
+   * @param schema the table's Arrow schema (every batch must have it)
+   * @return the staging handle
+   */
+  public OverwriteStaging beginOverwrite(TableSnapshot s, String tableKey, Schema schema) {
+    return new OverwriteStaging(s, tableKey, schema);
+  }
+
+  /** An overwrite whose fragments are written as batches arrive; see {@link #beginOverwrite}. */
+  public final class OverwriteStaging {
+    private final TableSnapshot snapshot;
+    private final String tableKey;
+    private final Schema schema;
+    private final List<FragmentMetadata> fragments = new ArrayList<>();
+    private long rows;
+    private boolean finished;
+
+    private OverwriteStaging(TableSnapshot snapshot, String tableKey, Schema schema) {
+      this.snapshot = snapshot;
+      this.tableKey = tableKey;
+      this.schema = schema;
+    }
+
+    /**
+     * Writes one batch as uncommitted fragments; the batch stays owned by the caller.
+     *
+     * @param batch rows with the table's schema
+     */
+    public void write(VectorSchemaRoot batch) {
+      if (finished) {
+        throw new IllegalStateException("overwrite of " + tableKey + " already staged");
+      }
+      fragments.addAll(lance(snapshot.location().uri(), () -> writeFragments(snapshot.location(), List.of(batch))));
+      rows += batch.getRowCount();
+    }
+
+    /** @return rows written so far */
+    public long rows() {
+      return rows;
+    }
+
+    /** @return the staged Overwrite of every fragment written (zero fragments = an empty table) */
+    public StagedWrite finish() {
+      finished = true;
+      return new StagedWrite(tableKey, snapshot.location(), snapshot.version(), UUID.randomUUID().toString(),
+          StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(List.copyOf(fragments)).schema(schema).build());
+    }
+  }
+
+  /**
    * Stages one CreateIndex transaction building every index in {@code specs} over all fragments of
    * the pinned version. Index files are written now; the index becomes visible only when
    * {@link #commitStaged} commits the transaction.
