@@ -772,7 +772,10 @@ public final class GraphLoader {
       }
       return true;
     }
-    if (!scalar(p, tok, s.kinds[i], v, slot)) {
+    keepNext = s.keep[i];
+    boolean ok = scalar(p, tok, s.kinds[i], v, slot);
+    keepNext = true;
+    if (!ok) {
       return false;
     }
     if (s.keep[i]) {
@@ -785,6 +788,46 @@ public final class GraphLoader {
   private float numF;
   private double numD;
   private Object keptScalar;
+  private boolean keepNext = true; // false: scalar() need not produce keptScalar for STRING
+  private byte[] utf8 = new byte[256];
+
+  /**
+   * Encodes chars as String.getBytes(UTF_8) does (an unpaired surrogate becomes '?') into {@link #utf8}.
+   *
+   * @return the byte length
+   */
+  private int utf8(char[] c, int off, int len) {
+    if (utf8.length < len * 3) {
+      utf8 = new byte[Math.max(len * 3, utf8.length * 2)];
+    }
+    byte[] out = utf8;
+    int o = 0;
+    int end = off + len;
+    for (int i = off; i < end; i++) {
+      char ch = c[i];
+      if (ch < 0x80) {
+        out[o++] = (byte) ch;
+      } else if (ch < 0x800) {
+        out[o++] = (byte) (0xc0 | (ch >> 6));
+        out[o++] = (byte) (0x80 | (ch & 0x3f));
+      } else if (Character.isSurrogate(ch)) {
+        if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
+          int cp = Character.toCodePoint(ch, c[++i]);
+          out[o++] = (byte) (0xf0 | (cp >> 18));
+          out[o++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+          out[o++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+          out[o++] = (byte) (0x80 | (cp & 0x3f));
+        } else {
+          out[o++] = (byte) '?';
+        }
+      } else {
+        out[o++] = (byte) (0xe0 | (ch >> 12));
+        out[o++] = (byte) (0x80 | ((ch >> 6) & 0x3f));
+        out[o++] = (byte) (0x80 | (ch & 0x3f));
+      }
+    }
+    return o;
+  }
 
   /**
    * Reads a float value the way the exact path does (decimal text rounded once to the stored width,
@@ -794,14 +837,28 @@ public final class GraphLoader {
     double d;
     float f;
     if (tok == JsonToken.VALUE_NUMBER_FLOAT) {
-      String text = p.getText();
-      d = Double.parseDouble(text);
-      f = Float.parseFloat(text);
-      if (d == 0.0 || f == 0.0f) {
-        // The exact path narrows from BigDecimal, which has no negative zero.
-        BigDecimal b = new BigDecimal(text);
+      if (shortDecimal(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+        // Exact operands and one rounding: the correctly rounded value, as BigDecimal gives it.
+        d = decimalMantissa / DOUBLE_POW10[decimalScale];
+        if (k != ScalarKind.F32) {
+          f = (float) d; // unused
+        } else if (decimalMantissa < (1L << 22) && decimalScale < FLOAT_POW10.length) {
+          f = (float) decimalMantissa / FLOAT_POW10[decimalScale];
+        } else {
+          f = Math.abs(new BigDecimal(p.getText()).floatValue());
+        }
+        if (decimalNegative) {
+          d = -d;
+          f = -f;
+        }
+        if (decimalMantissa == 0) {
+          d = 0.0; // BigDecimal has no negative zero
+          f = 0.0f;
+        }
+      } else {
+        BigDecimal b = new BigDecimal(p.getText());
         d = b.doubleValue();
-        f = b.floatValue();
+        f = k == ScalarKind.F32 ? b.floatValue() : (float) d;
       }
       if (Double.isInfinite(d) || (k == ScalarKind.F32 && Float.isInfinite(f))) {
         return false;
@@ -828,6 +885,60 @@ public final class GraphLoader {
     return true;
   }
 
+  private static final double[] DOUBLE_POW10 = {
+      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+      1e20, 1e21, 1e22};
+  private static final float[] FLOAT_POW10 = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+  private long decimalMantissa;
+  private int decimalScale;
+  private boolean decimalNegative;
+
+  /**
+   * Parses a JSON number without exponent whose digits fit 2^53 and whose scale is at most 22 (so
+   * mantissa and power of ten are exact doubles); anything else is left to BigDecimal.
+   */
+  private boolean shortDecimal(char[] c, int off, int len) {
+    int i = off;
+    int end = off + len;
+    boolean neg = false;
+    if (i < end && c[i] == '-') {
+      neg = true;
+      i++;
+    }
+    long m = 0;
+    int scale = -1;
+    int digits = 0;
+    for (; i < end; i++) {
+      char ch = c[i];
+      if (ch >= '0' && ch <= '9') {
+        if (m != 0 || ch != '0') {
+          digits++;
+        }
+        if (digits > 15) {
+          return false;
+        }
+        m = m * 10 + (ch - '0');
+        if (scale >= 0) {
+          scale++;
+        }
+      } else if (ch == '.' && scale < 0) {
+        scale = 0;
+      } else {
+        return false; // exponent
+      }
+    }
+    if (scale < 0) {
+      scale = 0;
+    }
+    if (scale >= DOUBLE_POW10.length) {
+      return false;
+    }
+    decimalMantissa = m;
+    decimalScale = scale;
+    decimalNegative = neg;
+    return true;
+  }
+
   private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   /** Converts one scalar token of kind {@code k} and writes it at {@code slot}; false to decline. */
@@ -837,9 +948,14 @@ public final class GraphLoader {
         if (tok != JsonToken.VALUE_STRING) {
           return false;
         }
-        String text = p.getText();
-        ((VarCharVector) v).setSafe(slot, text.getBytes(StandardCharsets.UTF_8));
-        keptScalar = text;
+        if (keepNext) {
+          String text = p.getText();
+          ((VarCharVector) v).setSafe(slot, text.getBytes(StandardCharsets.UTF_8));
+          keptScalar = text;
+        } else {
+          int n = utf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+          ((VarCharVector) v).setSafe(slot, utf8, 0, n);
+        }
         return true;
       }
       case BOOL -> {

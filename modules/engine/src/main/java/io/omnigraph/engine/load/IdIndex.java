@@ -32,6 +32,11 @@ final class IdIndex {
     for (int i = off; i < off + len; i++) {
       h = 31 * h + b[i];
     }
+    // murmur3's finalizer: similar ids (item-000001, item-000002, ...) must not fill neighbouring slots
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
     return h ^ (h >>> 16);
   }
 

@@ -157,6 +157,42 @@ class GraphLoaderTest {
     }
 
     @Test
+    void decimalsNarrowExactlyAsTheTreePathDoes() throws Exception {
+      java.util.Random rnd = new java.util.Random(42);
+      List<String> in = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        StringBuilder num = new StringBuilder(rnd.nextBoolean() ? "-" : "");
+        int intDigits = rnd.nextInt(10);
+        num.append(intDigits == 0 ? "0" : Long.toString(1 + (long) (rnd.nextDouble() * Math.pow(10, intDigits))));
+        num.append('.');
+        int frac = 1 + rnd.nextInt(24);
+        for (int d = 0; d < frac; d++) {
+          num.append((char) ('0' + rnd.nextInt(10)));
+        }
+        if (i % 7 == 0) {
+          num.append('e').append(rnd.nextInt(65) - 40);
+        }
+        in.add("{\"type\":\"Book\",\"data\":{\"isbn\":\"" + i + "\",\"title\":\"t\",\"year\":2000,\"status\":\"draft\","
+            + "\"rating\":" + num + ",\"score\":" + num + ",\"vec\":[" + num + ",1,2]}}");
+      }
+      byte[] bytes = String.join("\n", in).getBytes(StandardCharsets.UTF_8);
+      GraphLoader fastLoader = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY);
+      try (ValidatedLoad fast = fastLoader.load(new ByteArrayInputStream(bytes));
+          ValidatedLoad exact = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).exactOnly()
+              .load(new ByteArrayInputStream(bytes))) {
+        assertThat(fastLoader.exactLines()).isZero();
+        List<TableRows.Row> a = fast.table("node:Book").orElseThrow().rows();
+        List<TableRows.Row> b = exact.table("node:Book").orElseThrow().rows();
+        for (int i = 0; i < a.size(); i++) {
+          Object[] x = a.get(i).values().toArray();
+          Object[] y = b.get(i).values().toArray();
+          assertThat(x).as(in.get(i) + " fast " + java.util.Arrays.deepToString(x) + " exact " + java.util.Arrays.deepToString(y))
+              .containsExactly(y);
+        }
+      }
+    }
+
+    @Test
     void overwriteStreamsFullBatchesToTheSinkAndKeepsIdsForCrossRowChecks() throws Exception {
       StringBuilder in = new StringBuilder();
       for (int i = 0; i < 10; i++) {
