@@ -43,6 +43,57 @@ public interface Graph extends AutoCloseable {
   LoadResult load(LoadMode mode, Path ndjson, LoadOptions options);
 
   /**
+   * Runs one named mutation query of a {@code .gq} file as one atomic graph commit. The file is
+   * parsed and the query type-checked against the schema, and the parameters bound, before any
+   * I/O. Statements run in order; later statements see the rows earlier ones wrote (a pending row
+   * replaces its committed version by id). Nothing is written until every statement and every
+   * check (values, {@code @unique}, edge endpoints, {@code @card}) has passed; then each touched
+   * table gets exactly one Lance transaction and the graph exactly one commit. A query that
+   * matches nothing publishes no commit ({@link MutationResult#commitId()} is {@code null}).
+   *
+   * <p>A keyed node {@code insert} is an upsert (its id derives from the key and replaces an
+   * existing row); unkeyed node and all edge inserts get fresh ULIDs. A node {@code delete} also
+   * deletes every incident edge in the same commit. A query that mixes {@code delete} with {@code
+   * insert}/{@code update} is refused: split it into two mutations.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the mutation query to run
+   * @param params the parameter values
+   * @param options actor, message, expected head
+   * @return counts per table and the commit id
+   * @throws InvalidInputException a parse or type error (with line:column), a query that mixes
+   *     deletes with inserts/updates, a read query, a bad parameter value, or a violated schema
+   *     rule (the detail names the rule)
+   * @throws ResourceLimitException a table's inserts, upserts and update matches exceed 8,192
+   *     rows or 32 MiB; nothing was written
+   * @throws ConflictException a concurrent writer changed what the mutation read, or a strict
+   *     insert met an existing id
+   * @throws PreconditionFailedException {@link MutationOptions#expectedHead()} is not main's head
+   * @throws StorageFailureException the backend failed
+   */
+  MutationResult mutate(String gqText, String queryName, QueryParams params, MutationOptions options);
+
+  /**
+   * Parses a {@code .gq} file and type-checks one mutation query against this graph's schema, so it
+   * can be run many times without re-parsing. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the mutation query
+   * @return the checked query
+   * @throws InvalidInputException a parse or type error (line:column in the detail), a query that
+   *     mixes deletes with inserts/updates, a read query, or no query of that name
+   */
+  PreparedMutation prepareMutation(String gqText, String queryName);
+
+  /**
+   * Runs a prepared mutation; otherwise exactly {@link #mutate(String, String, QueryParams,
+   * MutationOptions)}.
+   *
+   * @throws InvalidInputException also when {@code query} was prepared for a different schema
+   */
+  MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options);
+
+  /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
    * in schema order, rows sorted by id, keys in schema order.

@@ -9,7 +9,7 @@ public final class ExitCode {
   public static final int OK = 0;
   /** The invocation was wrong: unknown flag, missing argument, an input file that does not exist. */
   public static final int USAGE = 1;
-  /** The user's data was refused: a bad schema, a bad NDJSON line, a load over a per-table limit, no such graph or commit, a graph this version cannot open. */
+  /** The user's data was refused: a bad schema, a bad NDJSON line, a bad query or parameter, a violated schema rule, a load or mutation over a per-table limit, no such graph or commit, a graph this version cannot open. */
   public static final int DATA = 2;
   /** An existing key in append, a graph that already exists, a concurrent writer won, a failed precondition, or recovery required. */
   public static final int CONFLICT = 3;

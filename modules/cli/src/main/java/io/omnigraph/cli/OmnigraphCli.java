@@ -5,6 +5,7 @@ import io.omnigraph.cli.command.CommitCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
+import io.omnigraph.cli.command.MutateCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
@@ -32,16 +33,16 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
-      QuickstartCommand.class, InitCommand.class, LoadCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class, TckCommand.class,
-      VersionCommand.class,
+      QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
+      CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
+      TckCommand.class, VersionCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:ok",
       "1:usage error (bad flag or argument, missing input file)",
-      "2:user data error (bad schema, bad NDJSON line, over a load limit, no such graph or commit)",
+      "2:user data error (bad schema, bad NDJSON line, bad query or parameter, violated schema rule, over a load or mutation limit, no such graph or commit)",
       "3:conflict (existing key in append, graph exists, a concurrent writer won, precondition failed)",
       "4:storage failure (permissions, missing bucket, network, I/O)",
       "5:internal error (a bug in omnigraph)"

@@ -5,7 +5,6 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadProgress;
 import io.omnigraph.api.LoadResult;
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.GraphLoader;
 import io.omnigraph.engine.load.TableRows;
 import io.omnigraph.engine.load.ValidatedLoad;
@@ -17,6 +16,8 @@ import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.engine.write.WriteToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -30,12 +31,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as the seed's "Mutation/load
  * coarse OCC" describes. This class prepares and stages; {@link GraphWrite} does the effect and the
- * publish.
+ * publish. Append and merge re-prepare the whole attempt (re-reading the kept input, up to
+ * {@value StaleAttempt#MAX_PRE_EFFECT_REPREPARES} times) when another write published in between;
+ * overwrite then fails with ReadSetChanged; a head expectation
+ * ({@link LoadOptions#expectedHead()}) that does not hold is PreconditionFailed.
  *
  * <ol>
  *   <li>Capture one manifest cut: the main head and every table's published version.</li>
- *   <li>Read and validate the whole input against the schema and that cut (no writes). Append and
- *       merge cap each table at 8,192 rows (and TableStore at 32 MiB) before anything is staged.</li>
+ *   <li>Read and validate the whole input against the schema and that cut, straight into Arrow
+ *       batches. Append and merge cap each table at 8,192 rows (and TableStore at 32 MiB) before
+ *       anything is staged; an overwrite writes its full batches as staged, uncommitted fragments
+ *       while it reads, so its memory is bounded by one batch per table.</li>
  *   <li>Stage one Lance transaction per touched table (strict insert, upsert or overwrite); no HEAD
  *       moves.</li>
  *   <li>Hand the staged transactions to {@link GraphWrite}, which checks the live HEADs, commits them
@@ -44,8 +50,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 final class GraphLoad {
   private static final long PROGRESS_INTERVAL_NANOS = 250_000_000L;
-  /** Overwrite batches: large enough that Lance writes few data files. */
-  private static final int OVERWRITE_BATCH_ROWS = 1 << 17;
+  /**
+   * Overwrite batches streamed to staged fragments while reading (also capped at 16 MiB of Arrow
+   * buffers by the loader): each becomes at least one data file, so fewer, larger batches mean fewer
+   * fragments; smaller ones mean less memory.
+   */
+  private static final int OVERWRITE_BATCH_ROWS = 1 << 16;
 
   private final LanceGraph graph;
   private final LoadMode mode;
@@ -60,19 +70,29 @@ final class GraphLoad {
   }
 
   LoadResult run(InputStream in) {
+    // Append and merge may re-prepare, which re-reads the input: keep what the first pass read.
+    ReplayableInput input = new ReplayableInput(in, mode != LoadMode.OVERWRITE);
+    return StaleAttempt.withReprepare(() -> attempt(input.next()));
+  }
+
+  /** One prepare → effect → publish attempt, from a fresh manifest state. */
+  private LoadResult attempt(InputStream in) {
     TableStore tables = graph.tables();
     ManifestState state = graph.state();
-    Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
+    WriteToken token = WriteToken.capture(state, graph.compiledSchema().ir().hash());
+    token.requireHead(options.expectedHead());
+    Optional<String> head = token.head();
     Map<String, Long> phases = new LinkedHashMap<>();
-    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
-      long t0 = System.nanoTime();
-      ValidatedLoad validated = validate(in, committed);
+    long t0 = System.nanoTime();
+    Map<String, TableStore.OverwriteStaging> streamed = new LinkedHashMap<>();
+    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state);
+        ValidatedLoad validated = validate(in, committed, streamed)) {
       long t1 = System.nanoTime();
       phases.put("validate", t1 - t0);
       List<Prepared> prepared = new ArrayList<>();
       try {
         for (TableRows rows : validated.tables()) {
-          prepared.add(stage(tables, committed, rows));
+          prepared.add(stage(tables, committed, rows, streamed.get(rows.spec().tableKey())));
         }
         long t2 = System.nanoTime();
         phases.put("stage", t2 - t1);
@@ -80,8 +100,11 @@ final class GraphLoad {
         for (Prepared p : prepared) {
           effects.add(new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
         }
+        graph.beforeEffectWindow.run();
         GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
-            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects));
+            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects,
+            mode == LoadMode.OVERWRITE ? GraphWrite.OnMovement.READ_SET_CHANGED : GraphWrite.OnMovement.REPREPARE,
+            options.expectedHead()));
         String commitId = outcome.commitId();
         phases.putAll(outcome.phaseNanos());
         options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true));
@@ -98,12 +121,63 @@ final class GraphLoad {
     }
   }
 
-  private ValidatedLoad validate(InputStream in, CommittedTables committed) {
-    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), graph.tables(), committed);
+  /** The load input, replayable for re-prepares when {@code keep} (append and merge). */
+  private static final class ReplayableInput {
+    private final InputStream first;
+    private final java.io.ByteArrayOutputStream kept;
+    private boolean used;
+
+    ReplayableInput(InputStream in, boolean keep) {
+      this.first = in;
+      this.kept = keep ? new java.io.ByteArrayOutputStream() : null;
+    }
+
+    InputStream next() {
+      if (!used) {
+        used = true;
+        return kept == null ? first : new java.io.FilterInputStream(first) {
+          @Override
+          public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+              kept.write(b);
+            }
+            return b;
+          }
+
+          @Override
+          public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) {
+              kept.write(buf, off, n);
+            }
+            return n;
+          }
+        };
+      }
+      if (kept == null) {
+        throw new IllegalStateException("an overwrite load is never re-prepared");
+      }
+      return new java.io.ByteArrayInputStream(kept.toByteArray());
+    }
+  }
+
+  /**
+   * Reads and validates the input into Arrow batches. An overwrite streams its full batches into
+   * staged (uncommitted) fragments as they fill, so memory stays bounded by one batch per table;
+   * nothing is committed before validation is complete (GraphWrite commits after this returns).
+   */
+  private ValidatedLoad validate(InputStream in, CommittedTables committed,
+      Map<String, TableStore.OverwriteStaging> streamed) {
+    TableStore tables = graph.tables();
+    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed);
     GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, view)
-        .progress(this::reportLines);
+        .progress(this::reportLines).allocator(tables.allocator());
     if (mode != LoadMode.OVERWRITE) {
       loader.maxRowsPerTable(TableStore.KEYED_WRITE_MAX_ROWS);
+    } else {
+      loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
+          k -> tables.beginOverwrite(committed.snapshot(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);
@@ -124,53 +198,47 @@ final class GraphLoad {
     return Duration.ofNanos(System.nanoTime() - started);
   }
 
-  /** One touched table: its pinned snapshot, batches and staged transaction. */
+  /** One touched table: its pinned snapshot and staged transaction (the batches belong to the ValidatedLoad). */
   private static final class Prepared implements AutoCloseable {
     final TableSpec spec;
     final TableEntry entry;
     final TableSnapshot snapshot;
-    final List<VectorSchemaRoot> batches;
     StagedWrite staged;
 
-    Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot, List<VectorSchemaRoot> batches) {
+    Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot) {
       this.spec = spec;
       this.entry = entry;
       this.snapshot = snapshot;
-      this.batches = batches;
     }
 
     @Override
     public void close() {
-      for (VectorSchemaRoot b : batches) {
-        b.close();
-      }
+      // Nothing owned: the ValidatedLoad releases the Arrow memory.
     }
   }
 
-  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows) {
+  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows,
+      TableStore.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
     TableSnapshot snapshot = committed.snapshot(spec.tableKey());
-    int batchRows = mode == LoadMode.OVERWRITE ? OVERWRITE_BATCH_ROWS : TableStore.KEYED_WRITE_MAX_ROWS;
-    Prepared p = new Prepared(spec, entry, snapshot, ArrowRows.toBatches(rows, tables.allocator(), batchRows));
-    try {
-      p.staged = switch (mode) {
-        case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.STRICT_INSERT);
-        case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(p), KeyedWriteMode.UPSERT);
-        case OVERWRITE -> tables.stageOverwrite(snapshot, spec.tableKey(), spec.arrowSchema(), p.batches);
-      };
-      return p;
-    } catch (RuntimeException e) {
-      p.close();
-      throw e;
-    }
+    Prepared p = new Prepared(spec, entry, snapshot);
+    p.staged = switch (mode) {
+      case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.STRICT_INSERT);
+      case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
+      case OVERWRITE -> streamedOverwrite != null
+          ? streamedOverwrite.finish()
+          : tables.beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
+    };
+    return p;
   }
 
-  private static VectorSchemaRoot single(Prepared p) {
-    // Keyed loads are capped at KEYED_WRITE_MAX_ROWS rows per table, which is also the batch size.
-    if (p.batches.size() != 1) {
-      throw new IllegalStateException("a keyed table load must be one batch, got " + p.batches.size());
+  private static VectorSchemaRoot single(TableRows rows) {
+    // Keyed loads are capped at KEYED_WRITE_MAX_ROWS rows per table and are read into one batch.
+    List<VectorSchemaRoot> batches = rows.batches();
+    if (batches.size() != 1) {
+      throw new IllegalStateException("a keyed table load must be one batch, got " + batches.size());
     }
-    return p.batches.get(0);
+    return batches.get(0);
   }
 }

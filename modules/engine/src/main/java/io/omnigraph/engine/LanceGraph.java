@@ -1,12 +1,17 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.PreparedMutation;
+import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.SchemaInfo;
 import io.omnigraph.engine.manifest.GraphCommit;
@@ -15,6 +20,7 @@ import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.query.MutationPlan;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import io.omnigraph.engine.recovery.SidecarCodec;
@@ -24,7 +30,9 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.WriteLease;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,7 +60,10 @@ final class LanceGraph implements Graph {
   private final GraphWrite writer;
   private final ReentrantLock writeGate;
   private final RecoverySweep recovery;
+  private final WriteLease lease;
   private volatile boolean closed;
+  /** Test seam: runs in every write attempt after preparation, right before the effect window. */
+  volatile Runnable beforeEffectWindow = () -> { };
 
   LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
     this.root = Objects.requireNonNull(root);
@@ -62,7 +73,25 @@ final class LanceGraph implements Graph {
     this.publisher = new ManifestPublisher(tables, manifest);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
     this.recovery = recoverySweep(root, tables, manifest, publisher, schema);
-    this.writer = new GraphWrite(tables, publisher, recovery.sidecars(), recovery.schema());
+    this.lease = new WriteLease(root);
+    this.writer = new GraphWrite(tables, publisher, recovery.sidecars(), recovery.schema(),
+        new GraphWrite.Authority() {
+          @Override
+          public ManifestState freshState() {
+            return state();
+          }
+
+          @Override
+          public String schemaIdentity() {
+            // Fixed for the handle's lifetime: no schema change operation exists yet.
+            return schema.ir().hash();
+          }
+
+          @Override
+          public EffectWindow enter(String operation) {
+            return EffectWindow.enter(writeGate, lease, operation);
+          }
+        });
   }
 
   /** The recovery sweep of a graph root (also used by repair before a graph handle exists). */
@@ -82,20 +111,43 @@ final class LanceGraph implements Graph {
   }
 
   /**
-   * Runs the open-time full recovery sweep under the write gate.
+   * Enters the exclusive effect window of a graph root (this process's write gate, then the graph's
+   * cross-process {@link WriteLease}) for work that is not a {@link GraphWrite}: the recovery sweep
+   * and cleanup. A sweep holding it cannot race a live writer of any process, so it never rolls
+   * back an intent whose writer is still committing.
+   */
+  static EffectWindow exclusive(GraphRoot root, String operation) {
+    return EffectWindow.enter(writeGate(root.identity()), new WriteLease(root),
+        operation + " " + ProcessHandle.current().pid());
+  }
+
+  /**
+   * Runs a recovery sweep inside the root's effect window ({@link RecoverySweep.Mode#DRY_RUN} changes nothing
+   * and holds only this process's gate). The lease is checked before each sidecar is resolved.
    *
    * @return what it did, per sidecar
    */
   List<RecoverySweep.Outcome> recover(RecoverySweep.Mode mode) {
-    writeGate.lock();
-    try {
-      return recovery.run(mode);
-    } finally {
-      writeGate.unlock();
+    return recover(root, recovery, mode);
+  }
+
+  /** {@link #recover(RecoverySweep.Mode)} for a sweep built before a graph handle exists. */
+  static List<RecoverySweep.Outcome> recover(GraphRoot root, RecoverySweep sweep, RecoverySweep.Mode mode) {
+    if (mode == RecoverySweep.Mode.DRY_RUN) {
+      ReentrantLock gate = writeGate(root.identity());
+      gate.lock();
+      try {
+        return sweep.run(mode, () -> { });
+      } finally {
+        gate.unlock();
+      }
+    }
+    try (EffectWindow window = exclusive(root, "recovery")) {
+      return sweep.run(mode, window::checkValid);
     }
   }
 
-  /** @return this graph's recovery sweep (callers hold the write gate) */
+  /** @return this graph's recovery sweep (callers hold the effect window) */
   RecoverySweep recovery() {
     return recovery;
   }
@@ -123,23 +175,25 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
+    // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
     return underWriteGate(() -> new GraphLoad(this, mode, options).run(ndjson));
   }
 
   /**
-   * Runs one write under the root's write gate, after the write-entry recovery barrier: pending
-   * sidecars are healed roll-forward-only (a confirmed write whose publish failed is published),
-   * and any sidecar still unresolved refuses the write with RecoveryRequired (HTTP 503). Every
-   * writer (load, mutation) enters through here.
+   * Runs one write after the write-entry recovery barrier: when {@code __recovery/} lists any
+   * sidecar, the barrier enters the effect window (gate + lease) and heals roll-forward-only (a
+   * confirmed write whose publish failed is published); a sidecar still unresolved refuses the
+   * write with RecoveryRequired (HTTP 503). The steady state costs one listing. Every writer (load,
+   * mutation) enters through here; {@link GraphWrite} re-lists inside its own effect window.
    */
   <T> T underWriteGate(java.util.function.Supplier<T> write) {
-    writeGate.lock();
-    try {
-      recovery.barrier();
-      return write.get();
-    } finally {
-      writeGate.unlock();
+    if (!recovery.sidecars().list().isEmpty()) {
+      try (EffectWindow window = EffectWindow.enter(writeGate, lease, "recovery heal "
+          + ProcessHandle.current().pid())) {
+        recovery.barrier(window::checkValid);
+      }
     }
+    return write.get();
   }
 
   @Override
@@ -149,6 +203,47 @@ final class LanceGraph implements Graph {
     } catch (IOException e) {
       throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
     }
+  }
+
+  @Override
+  public MutationResult mutate(String gqText, String queryName, QueryParams params, MutationOptions options) {
+    ensureOpen();
+    Objects.requireNonNull(gqText, "gqText");
+    Objects.requireNonNull(queryName, "queryName");
+    Objects.requireNonNull(options, "options");
+    // Compiled and bound before the gate: errors in the query or its parameters need no I/O.
+    return run(GraphMutation.plan(schema, gqText, queryName, params, Instant.now()), options);
+  }
+
+  @Override
+  public PreparedMutation prepareMutation(String gqText, String queryName) {
+    ensureOpen();
+    Objects.requireNonNull(gqText, "gqText");
+    Objects.requireNonNull(queryName, "queryName");
+    return GraphMutation.compile(schema, gqText, queryName);
+  }
+
+  @Override
+  public MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options) {
+    ensureOpen();
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(options, "options");
+    if (!(query instanceof GraphMutation.Prepared p) || !p.schemaHash().equals(schema.ir().hash())) {
+      throw new InvalidInputException("mutation '" + query.queryName() + "' was prepared for a different schema;"
+          + " prepare it with this graph's prepareMutation", new ErrorDetail.Validation(null, null, null, "stale_query"));
+    }
+    return run(GraphMutation.bind(p, params, Instant.now()), options);
+  }
+
+  private MutationResult run(MutationPlan plan, MutationOptions options) {
+    return underWriteGate(() -> {
+      writeGate.lock();
+      try {
+        return new GraphMutation(this, options).run(plan);
+      } finally {
+        writeGate.unlock();
+      }
+    });
   }
 
   @Override

@@ -13,7 +13,7 @@ import io.omnigraph.engine.recovery.RecoverySweep;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
+import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.GraphEngine;
 import io.omnigraph.api.InvalidInputException;
@@ -141,13 +141,7 @@ public final class OmnigraphEngine implements GraphEngine {
     return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
       RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
           schema);
-      ReentrantLock gate = LanceGraph.writeGate(root.identity());
-      gate.lock();
-      try {
-        return sweep.run(dryRun ? RecoverySweep.Mode.DRY_RUN : RecoverySweep.Mode.FULL);
-      } finally {
-        gate.unlock();
-      }
+      return LanceGraph.recover(root, sweep, dryRun ? RecoverySweep.Mode.DRY_RUN : RecoverySweep.Mode.FULL);
     });
   }
 
@@ -156,9 +150,7 @@ public final class OmnigraphEngine implements GraphEngine {
     return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
       RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
           schema);
-      ReentrantLock gate = LanceGraph.writeGate(root.identity());
-      gate.lock();
-      try {
+      try (EffectWindow window = LanceGraph.exclusive(root, "cleanup")) {
         List<String> pending = sweep.sidecars().list();
         if (!pending.isEmpty()) {
           String first = pending.get(0);
@@ -185,8 +177,6 @@ public final class OmnigraphEngine implements GraphEngine {
           removed.put(t.tableKey(), tables.cleanupVersionsBefore(root.lance(t.path()), oldest));
         }
         return new CleanupResult(removed);
-      } finally {
-        gate.unlock();
       }
     });
   }

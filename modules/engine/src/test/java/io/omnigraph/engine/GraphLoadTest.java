@@ -208,6 +208,30 @@ class GraphLoadTest {
   }
 
   @Test
+  void anOverwriteLargerThanOneStreamedBatchCommitsEveryBatchAsOneVersion() {
+    load(graph, LoadMode.APPEND, people(10));
+    int commits = graph.commits().size();
+    int n = 65_536 + 1_000; // more than one streamed batch (GraphLoad.OVERWRITE_BATCH_ROWS)
+    LoadResult r = load(graph, LoadMode.OVERWRITE, people(n));
+    assertThat(r.rowsByTable()).containsEntry("node:Person", (long) n);
+    assertThat(graph.commits()).hasSize(commits + 1);
+    List<String> lines = sortedLines(export(graph)).stream().filter(l -> l.contains("\"Person\"")).toList();
+    assertThat(lines).hasSize(n).contains("{\"type\":\"Person\",\"data\":{\"id\":\"p66535\",\"name\":\"p66535\",\"age\":25}}");
+  }
+
+  @Test
+  void anOverwriteThatFailsValidationAfterStreamingBatchesPublishesNothing() {
+    load(graph, LoadMode.APPEND, PEOPLE);
+    String before = export(graph);
+    int commits = graph.commits().size();
+    String input = people(70_000) + "{\"type\":\"Person\",\"data\":{\"name\":\"p3\"}}\n";
+    assertThatThrownBy(() -> load(graph, LoadMode.OVERWRITE, input))
+        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage()).startsWith("line 70001: duplicate id 'p3'"));
+    assertThat(graph.commits()).hasSize(commits);
+    assertThat(export(graph)).isEqualTo(before);
+  }
+
+  @Test
   void progressEndsWithOneFinalReport() {
     List<LoadProgress> reports = new ArrayList<>();
     graph.load(LoadMode.OVERWRITE, new ByteArrayInputStream(people(3000).getBytes(StandardCharsets.UTF_8)),

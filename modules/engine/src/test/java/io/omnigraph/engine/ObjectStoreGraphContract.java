@@ -7,11 +7,15 @@ import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
+import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import java.io.ByteArrayInputStream;
@@ -138,5 +142,28 @@ abstract class ObjectStoreGraphContract {
   @Test
   void openingARootWithoutAGraphIsNotFound() {
     assertThatThrownBy(() -> Omnigraph.open(freshRoot(), options())).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void mutationsInsertUpdateAndCascadeDeleteWithOneCommitEach() {
+    String root = freshRoot();
+    try (Graph g = Omnigraph.init(root, GraphMutateTest.SCHEMA, options())) {
+      MutationResult hired = g.mutate(GraphMutateTest.Q, "hire", QueryParams.of(java.util.Map.of("name", "ada", "company", "acme")),
+          MutationOptions.defaults());
+      assertThat(hired.affectedEdges()).isEqualTo(1);
+      g.mutate(GraphMutateTest.Q, "set_age", QueryParams.of(java.util.Map.of("name", "ada", "age", 37)), MutationOptions.defaults());
+      assertThatThrownBy(() -> g.mutate(GraphMutateTest.Q, "join",
+          QueryParams.of(java.util.Map.of("name", "ghost", "company", "acme")), MutationOptions.defaults()))
+          .isInstanceOf(InvalidInputException.class);
+      assertThat(GraphMutateTest.drift(g)).isEmpty();
+      MutationResult removed = g.mutate(GraphMutateTest.Q, "remove_person", QueryParams.of(java.util.Map.of("name", "ada")),
+          MutationOptions.defaults());
+      assertThat(removed.tables().get("edge:WorksAt").deleted()).isEqualTo(1);
+      assertThat(g.commits()).hasSize(4);
+    }
+    try (Graph again = Omnigraph.open(root, options())) {
+      assertThat(GraphLoadTest.sortedLines(GraphLoadTest.export(again)))
+          .singleElement().asString().startsWith("{\"type\":\"Company\"").contains("\"title\":\"acme\"");
+    }
   }
 }

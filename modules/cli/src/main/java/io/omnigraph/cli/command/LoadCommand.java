@@ -48,6 +48,10 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
   @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Commit message.")
   String message;
 
+  @Option(names = {"--expect-head", "--if-commit"}, paramLabel = "<commit>",
+      description = "Fail with exit code 3 (precondition failed, nothing written) unless main's head is this commit.")
+  String expectHead;
+
   @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (shown for loads over a second).")
   boolean quiet;
 
@@ -60,7 +64,8 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
     }
     LoadProgressListener progress =
         quiet ? LoadProgressListener.NONE : new ProgressPrinter(terminal().err(), terminal().interactive());
-    LoadOptions options = LoadOptions.defaults().withActor(actor).withMessage(message).withProgress(progress);
+    LoadOptions options = LoadOptions.defaults().withActor(actor).withMessage(message).withProgress(progress)
+        .withExpectedHead(expectHead);
     try (Graph graph = open(positional)) {
       LoadResult result = file == null
           ? graph.load(mode, terminal().stdin(), options)

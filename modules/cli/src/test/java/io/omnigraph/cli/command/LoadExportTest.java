@@ -73,6 +73,19 @@ class LoadExportTest {
   }
 
   @Test
+  void loadWithAStaleExpectedHeadExitsWithConflictAndWritesNothing() {
+    CliRun first = CliRun.of("load", "--mode", "append", "--data", data.toString(), graph, "--expect-head", genesis);
+    assertThat(first.exitCode()).as(first.err()).isZero();
+
+    CliRun stale = CliRun.of("load", "--mode", "merge", "--data", data.toString(), graph, "--expect-head", genesis,
+        "--json");
+
+    assertThat(stale.exitCode()).isEqualTo(ExitCode.CONFLICT);
+    assertThat(stale.err() + stale.out()).contains("precondition_failure").contains(genesis);
+    assertThat(commitCount()).isEqualTo(2);
+  }
+
+  @Test
   void loadReadsStandardInputForDash() {
     CliRun run = CliRun.withStdin(DATA.getBytes(StandardCharsets.UTF_8),
         "load", "--mode", "merge", "--data", "-", graph, "--quiet");

@@ -31,9 +31,10 @@ public final class ArrowRows {
   private ArrowRows() {}
 
   /**
-   * Builds the batches of one table; the caller owns (and must close) every returned root.
+   * Copies the rows of one table into new batches of at most {@code maxRowsPerBatch} rows; the
+   * caller owns (and must close) every returned root.
    *
-   * @param rows the table's validated rows
+   * @param rows the table's validated rows (retained, not streamed)
    * @param allocator where the vectors are allocated
    * @param maxRowsPerBatch at most this many rows per batch (at least 1)
    * @return batches in row order; one empty batch if {@code rows} is empty (a valid zero-row overwrite)
@@ -43,13 +44,22 @@ public final class ArrowRows {
       throw new IllegalArgumentException("maxRowsPerBatch must be at least 1");
     }
     List<VectorSchemaRoot> out = new ArrayList<>();
-    List<TableRows.Row> all = rows.rows();
     try {
-      if (all.isEmpty()) {
-        out.add(batch(rows, all, allocator));
+      for (VectorSchemaRoot src : rows.batches()) {
+        for (int from = 0; from < src.getRowCount(); from += maxRowsPerBatch) {
+          int count = Math.min(src.getRowCount() - from, maxRowsPerBatch);
+          List<Integer> select = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            select.add(from + i);
+          }
+          out.add(io.omnigraph.engine.table.ArrowBatches.select(src, select, allocator));
+        }
       }
-      for (int from = 0; from < all.size(); from += maxRowsPerBatch) {
-        out.add(batch(rows, all.subList(from, Math.min(all.size(), from + maxRowsPerBatch)), allocator));
+      if (out.isEmpty()) {
+        VectorSchemaRoot empty = VectorSchemaRoot.create(rows.spec().arrowSchema(), allocator);
+        out.add(empty);
+        empty.allocateNew();
+        empty.setRowCount(0);
       }
       return out;
     } catch (RuntimeException e) {
@@ -58,43 +68,18 @@ public final class ArrowRows {
     }
   }
 
-  private static VectorSchemaRoot batch(TableRows table, List<TableRows.Row> rows, BufferAllocator allocator) {
-    VectorSchemaRoot root = VectorSchemaRoot.create(table.spec().arrowSchema(), allocator);
-    try {
-      root.allocateNew();
-      int col = 0;
-      VarCharVector id = (VarCharVector) root.getVector(col++);
-      VarCharVector src = table.isEdge() ? (VarCharVector) root.getVector(col++) : null;
-      VarCharVector dst = table.isEdge() ? (VarCharVector) root.getVector(col++) : null;
-      List<Property> props = table.properties();
-      for (int i = 0; i < rows.size(); i++) {
-        TableRows.Row r = rows.get(i);
-        id.setSafe(i, r.id().getBytes(StandardCharsets.UTF_8));
-        if (src != null) {
-          src.setSafe(i, r.src().getBytes(StandardCharsets.UTF_8));
-          dst.setSafe(i, r.dst().getBytes(StandardCharsets.UTF_8));
-        }
-        for (int p = 0; p < props.size(); p++) {
-          set(root.getVector(col + p), props.get(p).type(), i, r.values().get(p));
-        }
-      }
-      root.setRowCount(rows.size());
-      return root;
-    } catch (RuntimeException e) {
-      root.close();
-      throw e;
-    }
-  }
-
-  private static void set(FieldVector v, PropertyType type, int i, Object value) {
+  /**
+   * Writes one cell (growing the vector as needed), so other writers (the mutation executor's
+   * pending rows) build batches exactly as the loader does.
+   *
+   * @param v a column with the Arrow type {@link io.omnigraph.engine.schema.ArrowSchemas} gives {@code type}
+   * @param type the property type
+   * @param i row index
+   * @param value the value in {@link Values}' representation, or {@code null}
+   */
+  public static void setValue(FieldVector v, PropertyType type, int i, Object value) {
     if (value == null) {
-      if (v instanceof ListVector l) {
-        l.setNull(i);
-      } else if (v instanceof FixedSizeListVector f) {
-        f.setNull(i);
-      } else {
-        setNull(v, i);
-      }
+      setNullCell(v, i);
       return;
     }
     if (type instanceof PropertyType.VectorOf) {
@@ -120,6 +105,17 @@ public final class ArrowRows {
     }
     ScalarKind k = type instanceof PropertyType.Scalar s ? s.kind() : ScalarKind.STRING;
     setScalar(v, k, i, value);
+  }
+
+  /** Marks cell {@code i} null, for every vector type a property can have. */
+  static void setNullCell(FieldVector v, int i) {
+    if (v instanceof ListVector l) {
+      l.setNull(i);
+    } else if (v instanceof FixedSizeListVector f) {
+      f.setNull(i);
+    } else {
+      setNull(v, i);
+    }
   }
 
   private static void setNull(FieldVector v, int i) {

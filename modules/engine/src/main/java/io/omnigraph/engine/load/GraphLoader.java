@@ -1,6 +1,8 @@
 package io.omnigraph.engine.load;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,9 +14,14 @@ import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.TableStore;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -27,23 +34,45 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import java.util.regex.Pattern;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
 
 /**
  * Reads a strict graph-batch NDJSON stream (language.md §3.1) and validates it against a compiled
- * schema and the committed graph, producing per-table rows ready to become Arrow batches. No Lance
- * calls happen here.
+ * schema and the committed graph, writing the rows straight into per-table Arrow vectors ({@link
+ * TableRows}). No Lance calls happen here; with a {@link BatchSink} (overwrite only) full batches are
+ * handed out while reading so memory stays bounded.
  *
  * <p>Line format: {@code {"type":"T","data":{...}}} for nodes, {@code
  * {"edge":"E","from":"<src id>","to":"<dst id>","data":{...}}} for edges; blank lines are
- * skipped. The input is streamed: one line is parsed at a time (Jackson), so memory is bounded by
- * the retained rows, not the input size.
+ * skipped. Each line is read with Jackson's streaming parser and its values are checked as they
+ * are written into the vectors; a line that does not pass this fast path (any error, or a rare
+ * shape such as {@code data} before {@code type}) is re-read by the exact tree path, which
+ * reports the same error, with the same precedence, as a whole-line check would, or writes the
+ * row if it is valid after all. No per-row maps or boxed rows are kept: ids, lines and edge
+ * endpoints are held in compact arenas for the cross-row checks.
  *
  * <p>Every failure is an {@link InvalidInputException} naming the line and field, with a {@link
  * LoadRule} code; a row-limit overflow is a {@link io.omnigraph.api.ResourceLimitException}.
- * Nothing is partially applied — validation completes before the caller writes anything.
+ * Nothing is published by the loader: validation completes before the caller commits anything.
  *
  * <p>Mode semantics handled here: {@code APPEND} and {@code OVERWRITE} reject a repeated id within
  * the load; {@code MERGE} keeps the last row for an id. {@code OVERWRITE} ignores committed rows of
@@ -76,6 +105,14 @@ public final class GraphLoader {
   private ObjectMapper mapper = mapper(DEFAULT_MAX_LINE_TOKENS);
   // A reader bound to JsonNode once, so each line skips the root-deserializer lookup.
   private com.fasterxml.jackson.databind.ObjectReader treeReader = mapper.readerFor(JsonNode.class);
+  private BufferAllocator allocator;
+  private BatchSink sink;
+  private int sinkRows;
+  private final Map<String, TableRows> tables = new HashMap<>();
+  private final Map<String, FastShape> nodeShapes = new HashMap<>();
+  private final Map<String, FastShape> edgeShapes = new HashMap<>();
+  private boolean exactOnly;
+  private long exactLines;
 
   private static ObjectMapper mapper(long maxTokens) {
     com.fasterxml.jackson.core.JsonFactory factory = com.fasterxml.jackson.core.JsonFactory.builder()
@@ -138,6 +175,49 @@ public final class GraphLoader {
   }
 
   /**
+   * @param allocator where the tables' Arrow vectors are allocated (default: an allocator owned by
+   *     the returned {@link ValidatedLoad})
+   * @return this
+   */
+  public GraphLoader allocator(BufferAllocator allocator) {
+    this.allocator = Objects.requireNonNull(allocator, "allocator");
+    return this;
+  }
+
+  /**
+   * Streams full batches of {@code rowsPerBatch} rows (or 16 MiB) to {@code sink} while reading,
+   * and the last partial batch of each table after every check has passed; the tables of the
+   * result then hold ids and lines only. Only for {@code OVERWRITE} loads, whose rows are never
+   * replaced within the load.
+   *
+   * @param sink receives each batch synchronously
+   * @param rowsPerBatch rows per streamed batch (at least 1)
+   * @return this
+   */
+  public GraphLoader batchSink(BatchSink sink, int rowsPerBatch) {
+    if (mode != LoadMode.OVERWRITE) {
+      throw new IllegalStateException("only overwrite loads stream batches, not " + mode);
+    }
+    if (rowsPerBatch < 1) {
+      throw new IllegalArgumentException("rowsPerBatch must be positive");
+    }
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.sinkRows = rowsPerBatch;
+    return this;
+  }
+
+  /** Test hook: read every line with the exact (tree) path, to compare it with the fast path. */
+  GraphLoader exactOnly() {
+    this.exactOnly = true;
+    return this;
+  }
+
+  /** @return lines the last {@link #load} read with the exact path (declined by the fast path) */
+  long exactLines() {
+    return exactLines;
+  }
+
+  /**
    * @param listener called with the number of lines read so far, every 1,024 lines and at the end
    * @return this
    */
@@ -156,35 +236,65 @@ public final class GraphLoader {
    * @throws io.omnigraph.api.ResourceLimitException if a table exceeds {@link #maxRowsPerTable(long)}
    */
   public ValidatedLoad load(InputStream in) throws IOException {
-    Map<String, TableRows> tables = new LinkedHashMap<>();
-    Map<String, Long> observed = new HashMap<>();
-    LineReader lines = new LineReader(in, maxLineBytes);
-    long nonBlank = 0;
-    while (lines.next()) {
-      if (lines.isBlank()) {
-        continue;
+    BufferAllocator owned = allocator == null ? new RootAllocator() : null;
+    BufferAllocator alloc = allocator == null ? owned : allocator;
+    try {
+      LineReader lines = new LineReader(in, maxLineBytes);
+      long nonBlank = 0;
+      while (lines.next()) {
+        if (lines.isBlank()) {
+          continue;
+        }
+        nonBlank++;
+        if (exactOnly || !fastLine(lines.buffer(), lines.length(), lines.lineNumber(), alloc)) {
+          exactLines++;
+          exactLine(lines.buffer(), lines.length(), lines.lineNumber(), alloc);
+        }
+        if (nonBlank % 1024 == 0) {
+          progress.accept(nonBlank);
+        }
       }
-      nonBlank++;
-      parseLine(lines.buffer(), lines.length(), lines.lineNumber(), tables, observed);
-      if (nonBlank % 1024 == 0) {
-        progress.accept(nonBlank);
+      progress.accept(nonBlank);
+      Map<String, Long> observed = new HashMap<>();
+      for (Map.Entry<String, TableRows> e : tables.entrySet()) {
+        observed.put(e.getKey(), e.getValue().observed());
       }
+      for (Map.Entry<String, Long> e : observed.entrySet()) {
+        if (e.getValue() > maxRowsPerTable) {
+          throw TableStore.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
+        }
+      }
+      List<TableRows> ordered = new ArrayList<>();
+      for (TableSpec spec : schema.tables()) {
+        TableRows t = tables.get(spec.tableKey());
+        if (t != null) {
+          t.finishReading();
+          ordered.add(t);
+        }
+      }
+      validateAcrossRows(ordered);
+      for (TableRows t : ordered) {
+        t.flushRest();
+      }
+      return new ValidatedLoad(ordered, nonBlank, owned);
+    } catch (RuntimeException | IOException | Error e) {
+      tables.values().forEach(TableRows::close);
+      if (owned != null) {
+        owned.close();
+      }
+      throw e;
+    } finally {
+      tables.clear();
     }
-    progress.accept(nonBlank);
-    for (Map.Entry<String, Long> e : observed.entrySet()) {
-      if (e.getValue() > maxRowsPerTable) {
-        throw TableStore.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
-      }
+  }
+
+  private TableRows table(String tableKey, NodeType node, EdgeType edge, BufferAllocator alloc) {
+    TableRows t = tables.get(tableKey);
+    if (t == null) {
+      t = new TableRows(schema.table(tableKey).orElseThrow(), node, edge, alloc, sink, sinkRows);
+      tables.put(tableKey, t);
     }
-    List<TableRows> ordered = new ArrayList<>();
-    for (TableSpec spec : schema.tables()) {
-      TableRows t = tables.get(spec.tableKey());
-      if (t != null) {
-        ordered.add(t);
-      }
-    }
-    validateAcrossRows(ordered);
-    return new ValidatedLoad(ordered, nonBlank);
+    return t;
   }
 
   /** Splits a byte stream into lines without per-byte synchronized reads; enforces the line limit. */
@@ -274,7 +384,11 @@ public final class GraphLoader {
 
   // ---- one line ---------------------------------------------------------------------------
 
-  private TableRows.Row parseLine(byte[] bytes, int length, long line, Map<String, TableRows> tables, Map<String, Long> observed) {
+  /**
+   * The exact path: parses the whole line into a tree and checks it in the documented order, so a
+   * line with several problems reports the first one. Used for every line the fast path declines.
+   */
+  private void exactLine(byte[] bytes, int length, long line, BufferAllocator alloc) {
     JsonNode root;
     try {
       root = treeReader.readValue(bytes, 0, length);
@@ -318,36 +432,715 @@ public final class GraphLoader {
       String typeName = requireString(obj, "type", line);
       NodeType node = schema.catalog().node(typeName)
           .orElseThrow(() -> LoadRule.UNKNOWN_NODE_TYPE.at(line, "type", "unknown node type '" + typeName + "'"));
-      TableRows rows = tables.computeIfAbsent(node.tableKey(),
-          k -> new TableRows(schema.table(k).orElseThrow(), node, null));
-      return retain(rows, nodeRow(node, (ObjectNode) data, line), observed);
+      TableRows.Row row = nodeRow(node, (ObjectNode) data, line);
+      write(table(node.tableKey(), node, null, alloc), row);
+      return;
     }
     String edgeName = requireString(obj, "edge", line);
     EdgeType edge = schema.catalog().edgeIgnoreCase(edgeName)
         .orElseThrow(() -> LoadRule.UNKNOWN_EDGE_TYPE.at(line, "edge", "unknown edge type '" + edgeName + "'"));
     String from = requireString(obj, "from", line);
     String to = requireString(obj, "to", line);
-    TableRows rows = tables.computeIfAbsent(edge.tableKey(),
-        k -> new TableRows(schema.table(k).orElseThrow(), null, edge));
-    return retain(rows, edgeRow(edge, from, to, (ObjectNode) data, line), observed);
+    TableRows.Row row = edgeRow(edge, from, to, (ObjectNode) data, line);
+    write(table(edge.tableKey(), null, edge, alloc), row);
   }
 
-  private TableRows.Row retain(TableRows rows, TableRows.Row row, Map<String, Long> observed) {
-    TableRows.Row prior = rows.byId(row.id());
-    if (prior != null) {
-      if (mode != LoadMode.MERGE) {
-        throw LoadRule.DUPLICATE_KEY.at(row.line(), "id",
-            "duplicate id '" + row.id() + "' for " + rows.spec().tableKey() + " (first at line " + prior.line() + ")");
+  private void write(TableRows t, TableRows.Row row) {
+    int slot = t.slot();
+    List<Property> props = t.properties();
+    for (int p = 0; p < props.size(); p++) {
+      ArrowRows.setValue(t.column(p), props.get(p).type(), slot, row.values().get(p));
+    }
+    t.commit(row.line(), row.id(), row.src(), row.dst(), mode, maxRowsPerTable);
+  }
+
+  // ---- the fast path ----------------------------------------------------------------------
+
+  /** What the fast path needs to know about one node or edge type, computed once per load. */
+  private final class FastShape {
+    final NodeType node;
+    final EdgeType edge;
+    final String tableKey;
+    final List<Property> props;
+    final PropertyType[] types;
+    final ScalarKind[] kinds; // scalar kind, list item kind, F32 for vectors, STRING for enums
+    final Set<String>[] enumValues;
+    final Map<String, Integer> index = new HashMap<>();
+    final boolean[] keyMember;
+    final boolean[] keep;
+    final int[] keyOrder; // property indexes in key order; empty without @key
+    final List<Constraint> rowChecks = new ArrayList<>(); // @range and @check, in declaration order
+    final int[] rowCheckIndex;
+    final boolean eligible; // false: a property name the envelope treats specially; use the exact path
+    // per-row state
+    final boolean[] seen;
+    final Object[] kept;
+    String explicitId;
+    boolean explicitIdSeen;
+
+    @SuppressWarnings("unchecked")
+    FastShape(NodeType node, EdgeType edge) {
+      this.node = node;
+      this.edge = edge;
+      this.tableKey = node != null ? node.tableKey() : edge.tableKey();
+      this.props = node != null ? node.properties() : edge.properties();
+      int n = props.size();
+      types = new PropertyType[n];
+      kinds = new ScalarKind[n];
+      enumValues = new Set[n];
+      keyMember = new boolean[n];
+      keep = new boolean[n];
+      seen = new boolean[n];
+      kept = new Object[n];
+      boolean ok = true;
+      Set<String> members = node == null ? Set.of() : keyMembers(node);
+      for (int i = 0; i < n; i++) {
+        Property p = props.get(i);
+        String name = p.name();
+        if (name.equals("id") || RESERVED.contains(name) || (edge != null && (name.equals("src") || name.equals("dst")))) {
+          ok = false;
+        }
+        index.put(name, i);
+        types[i] = p.type();
+        if (p.type() instanceof PropertyType.Scalar sc) {
+          kinds[i] = sc.kind();
+        } else if (p.type() instanceof PropertyType.ListOf l) {
+          kinds[i] = l.item();
+        } else if (p.type() instanceof PropertyType.VectorOf) {
+          kinds[i] = ScalarKind.F32;
+        } else {
+          kinds[i] = ScalarKind.STRING;
+          enumValues[i] = new HashSet<>(((PropertyType.EnumOf) p.type()).values());
+        }
+        if (members.contains(name)) {
+          keyMember[i] = true;
+          keep[i] = true;
+        }
       }
-      rows.replace(row);
-      return row;
+      List<String> order = node == null ? List.of() : keyOrderByType.computeIfAbsent(node.name(), x -> schema.keyOrder(node));
+      keyOrder = new int[order.size()];
+      for (int i = 0; i < keyOrder.length; i++) {
+        keyOrder[i] = index.get(order.get(i));
+      }
+      List<Integer> checkIdx = new ArrayList<>();
+      if (node != null) {
+        for (Constraint c : node.constraints()) {
+          String field = c instanceof Constraint.Range r ? r.field() : c instanceof Constraint.Check ch ? ch.field() : null;
+          if (field != null) {
+            int idx = indexOf(props, field);
+            rowChecks.add(c);
+            checkIdx.add(idx);
+            keep[idx] = true;
+          }
+        }
+      }
+      rowCheckIndex = checkIdx.stream().mapToInt(Integer::intValue).toArray();
+      eligible = ok;
     }
-    long n = observed.merge(rows.spec().tableKey(), 1L, Long::sum);
-    if (n > maxRowsPerTable) {
-      return null;
+
+    void beginRow() {
+      Arrays.fill(seen, false);
+      Arrays.fill(kept, null);
+      explicitId = null;
+      explicitIdSeen = false;
     }
-    rows.add(row);
-    return row;
+  }
+
+  private FastShape nodeShape(String typeName) {
+    FastShape s = nodeShapes.get(typeName);
+    if (s == null) {
+      Optional<NodeType> node = schema.catalog().node(typeName);
+      if (node.isEmpty()) {
+        return null;
+      }
+      s = new FastShape(node.get(), null);
+      nodeShapes.put(typeName, s);
+    }
+    return s.eligible ? s : null;
+  }
+
+  private FastShape edgeShape(String edgeName) {
+    FastShape s = edgeShapes.get(edgeName);
+    if (s == null) {
+      Optional<EdgeType> edge = schema.catalog().edgeIgnoreCase(edgeName);
+      if (edge.isEmpty()) {
+        return null;
+      }
+      s = new FastShape(null, edge.get());
+      edgeShapes.put(edgeName, s);
+    }
+    return s.eligible ? s : null;
+  }
+
+  private static final int SEEN_TYPE = 1;
+  private static final int SEEN_EDGE = 2;
+  private static final int SEEN_FROM = 4;
+  private static final int SEEN_TO = 8;
+  private static final int SEEN_DATA = 16;
+
+  /**
+   * Streams one line straight into its table's vectors. Throws nothing for a bad line: it returns
+   * false (the row slot is left unkept) and the exact path reports the error. The only failure it
+   * raises itself is a cross-row one (duplicate id), after the line has fully passed.
+   *
+   * @return true if the line was valid and kept (or counted past the row cap)
+   */
+  private boolean fastLine(byte[] bytes, int length, long line, BufferAllocator alloc) throws IOException {
+    try (JsonParser p = mapper.getFactory().createParser(bytes, 0, length)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return false;
+      }
+      FastShape shape = null;
+      TableRows t = null;
+      String from = null;
+      String to = null;
+      int seen = 0;
+      JsonToken tok;
+      while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        int bit;
+        switch (name) {
+          case "type" -> {
+            bit = SEEN_TYPE;
+            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = nodeShape(p.getText())) == null) {
+              return false;
+            }
+          }
+          case "edge" -> {
+            bit = SEEN_EDGE;
+            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = edgeShape(p.getText())) == null) {
+              return false;
+            }
+          }
+          case "from" -> {
+            bit = SEEN_FROM;
+            if (p.nextToken() != JsonToken.VALUE_STRING || (from = p.getText()).isEmpty()) {
+              return false;
+            }
+          }
+          case "to" -> {
+            bit = SEEN_TO;
+            if (p.nextToken() != JsonToken.VALUE_STRING || (to = p.getText()).isEmpty()) {
+              return false;
+            }
+          }
+          case "data" -> {
+            bit = SEEN_DATA;
+            if (shape == null || (seen & SEEN_DATA) != 0 || p.nextToken() != JsonToken.START_OBJECT) {
+              return false;
+            }
+            t = table(shape.tableKey, shape.node, shape.edge, alloc);
+            shape.beginRow();
+            if (!fastData(p, shape, t, t.slot())) {
+              return false;
+            }
+          }
+          default -> {
+            return false;
+          }
+        }
+        if ((seen & bit) != 0) {
+          return false;
+        }
+        seen |= bit;
+      }
+      if (tok != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return false;
+      }
+      boolean isNode = (seen & SEEN_TYPE) != 0;
+      boolean isEdge = (seen & SEEN_EDGE) != 0;
+      if (isNode == isEdge) {
+        return false;
+      }
+      if (isNode ? (seen & (SEEN_FROM | SEEN_TO)) != 0 : (seen & (SEEN_FROM | SEEN_TO)) != (SEEN_FROM | SEEN_TO)) {
+        return false;
+      }
+      if (shape.edge != null != isEdge) {
+        return false;
+      }
+      if (t == null || !shape.tableKey.equals(t.spec().tableKey())) {
+        if ((seen & SEEN_DATA) != 0) {
+          return false; // data was read for another type than the one that finally applies
+        }
+        t = table(shape.tableKey, shape.node, shape.edge, alloc);
+        shape.beginRow();
+        t.slot();
+      }
+      return finishRow(shape, t, t.slot(), line, from, to);
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
+  private boolean fastData(JsonParser p, FastShape s, TableRows t, int slot) throws IOException {
+    JsonToken tok;
+    while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      Integer idx = s.index.get(name);
+      if (idx == null) {
+        if (!name.equals("id") || s.explicitIdSeen) {
+          return false;
+        }
+        s.explicitIdSeen = true;
+        JsonToken v = p.nextToken();
+        if (v == JsonToken.VALUE_STRING) {
+          String id = p.getText();
+          if (id.isEmpty()) {
+            return false;
+          }
+          s.explicitId = id;
+        } else if (v != JsonToken.VALUE_NULL) {
+          return false;
+        }
+        continue;
+      }
+      int i = idx;
+      if (s.seen[i]) {
+        return false;
+      }
+      s.seen[i] = true;
+      if (!fastValue(p, p.nextToken(), s, i, t.column(i), slot)) {
+        return false;
+      }
+    }
+    return tok == JsonToken.END_OBJECT;
+  }
+
+  /** Converts and writes one property value; false when the exact path must decide. */
+  private boolean fastValue(JsonParser p, JsonToken tok, FastShape s, int i, FieldVector v, int slot) throws IOException {
+    if (tok == JsonToken.VALUE_NULL) {
+      if (s.keyMember[i] || !s.props.get(i).nullable()) {
+        return false;
+      }
+      ArrowRows.setNullCell(v, slot);
+      return true;
+    }
+    PropertyType type = s.types[i];
+    if (type instanceof PropertyType.VectorOf vec) {
+      if (tok != JsonToken.START_ARRAY) {
+        return false;
+      }
+      FixedSizeListVector f = (FixedSizeListVector) v;
+      Float4Vector data = (Float4Vector) f.getDataVector();
+      int start = f.startNewValue(slot);
+      int k = 0;
+      float[] keptVec = s.keep[i] ? new float[vec.dimension()] : null;
+      for (JsonToken item = p.nextToken(); item != JsonToken.END_ARRAY; item = p.nextToken()) {
+        if (k >= vec.dimension() || !number(p, item, ScalarKind.F32)) {
+          return false;
+        }
+        data.setSafe(start + k, numF);
+        if (keptVec != null) {
+          keptVec[k] = numF;
+        }
+        k++;
+      }
+      if (k != vec.dimension()) {
+        return false;
+      }
+      s.kept[i] = keptVec;
+      return true;
+    }
+    if (type instanceof PropertyType.ListOf) {
+      if (tok != JsonToken.START_ARRAY) {
+        return false;
+      }
+      ListVector l = (ListVector) v;
+      FieldVector data = l.getDataVector();
+      int start = l.startNewValue(slot);
+      int k = 0;
+      for (JsonToken item = p.nextToken(); item != JsonToken.END_ARRAY; item = p.nextToken()) {
+        if (!scalar(p, item, s.kinds[i], data, start + k)) {
+          return false;
+        }
+        k++;
+      }
+      l.endValue(slot, k);
+      return true; // list members are never keys or row-checked
+    }
+    if (s.enumValues[i] != null) {
+      if (tok != JsonToken.VALUE_STRING) {
+        return false;
+      }
+      String text = p.getText();
+      if (!s.enumValues[i].contains(text)) {
+        return false;
+      }
+      ((VarCharVector) v).setSafe(slot, text.getBytes(StandardCharsets.UTF_8));
+      if (s.keep[i]) {
+        s.kept[i] = text;
+      }
+      return true;
+    }
+    keepNext = s.keep[i];
+    boolean ok = scalar(p, tok, s.kinds[i], v, slot);
+    keepNext = true;
+    if (!ok) {
+      return false;
+    }
+    if (s.keep[i]) {
+      s.kept[i] = keptScalar;
+    }
+    return true;
+  }
+
+  // Results of number() / scalar(), to avoid boxing on the hot path.
+  private float numF;
+  private double numD;
+  private Object keptScalar;
+  private boolean keepNext = true; // false: scalar() need not produce keptScalar for STRING
+  private byte[] utf8 = new byte[256];
+
+  /**
+   * Encodes chars as String.getBytes(UTF_8) does (an unpaired surrogate becomes '?') into {@link #utf8}.
+   *
+   * @return the byte length
+   */
+  private int utf8(char[] c, int off, int len) {
+    if (utf8.length < len * 3) {
+      utf8 = new byte[Math.max(len * 3, utf8.length * 2)];
+    }
+    byte[] out = utf8;
+    int o = 0;
+    int end = off + len;
+    for (int i = off; i < end; i++) {
+      char ch = c[i];
+      if (ch < 0x80) {
+        out[o++] = (byte) ch;
+      } else if (ch < 0x800) {
+        out[o++] = (byte) (0xc0 | (ch >> 6));
+        out[o++] = (byte) (0x80 | (ch & 0x3f));
+      } else if (Character.isSurrogate(ch)) {
+        if (Character.isHighSurrogate(ch) && i + 1 < end && Character.isLowSurrogate(c[i + 1])) {
+          int cp = Character.toCodePoint(ch, c[++i]);
+          out[o++] = (byte) (0xf0 | (cp >> 18));
+          out[o++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+          out[o++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+          out[o++] = (byte) (0x80 | (cp & 0x3f));
+        } else {
+          out[o++] = (byte) '?';
+        }
+      } else {
+        out[o++] = (byte) (0xe0 | (ch >> 12));
+        out[o++] = (byte) (0x80 | ((ch >> 6) & 0x3f));
+        out[o++] = (byte) (0x80 | (ch & 0x3f));
+      }
+    }
+    return o;
+  }
+
+  /**
+   * Reads a float value the way the exact path does (decimal text rounded once to the stored width,
+   * integers through double, the NaN/Infinity strings), refusing non-finite results of numbers.
+   */
+  private boolean number(JsonParser p, JsonToken tok, ScalarKind k) throws IOException {
+    double d;
+    float f;
+    if (tok == JsonToken.VALUE_NUMBER_FLOAT) {
+      if (shortDecimal(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
+        // Exact operands and one rounding: the correctly rounded value, as BigDecimal gives it.
+        d = decimalMantissa / DOUBLE_POW10[decimalScale];
+        if (k != ScalarKind.F32) {
+          f = (float) d; // unused
+        } else if (decimalMantissa < (1L << 22) && decimalScale < FLOAT_POW10.length) {
+          f = (float) decimalMantissa / FLOAT_POW10[decimalScale];
+        } else {
+          f = Math.abs(new BigDecimal(p.getText()).floatValue());
+        }
+        if (decimalNegative) {
+          d = -d;
+          f = -f;
+        }
+        if (decimalMantissa == 0) {
+          d = 0.0; // BigDecimal has no negative zero
+          f = 0.0f;
+        }
+      } else {
+        BigDecimal b = new BigDecimal(p.getText());
+        d = b.doubleValue();
+        f = k == ScalarKind.F32 ? b.floatValue() : (float) d;
+      }
+      if (Double.isInfinite(d) || (k == ScalarKind.F32 && Float.isInfinite(f))) {
+        return false;
+      }
+    } else if (tok == JsonToken.VALUE_NUMBER_INT) {
+      JsonParser.NumberType nt = p.getNumberType();
+      d = nt == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue().doubleValue() : (double) p.getLongValue();
+      f = (float) d;
+      if (Double.isInfinite(d) || (k == ScalarKind.F32 && Float.isInfinite(f))) {
+        return false;
+      }
+    } else if (tok == JsonToken.VALUE_STRING) {
+      String text = p.getText();
+      if (!text.equals("NaN") && !text.equals("Infinity") && !text.equals("-Infinity")) {
+        return false;
+      }
+      d = Double.parseDouble(text);
+      f = (float) d;
+    } else {
+      return false;
+    }
+    numD = d;
+    numF = f;
+    return true;
+  }
+
+  private static final double[] DOUBLE_POW10 = {
+      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+      1e20, 1e21, 1e22};
+  private static final float[] FLOAT_POW10 = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+  private long decimalMantissa;
+  private int decimalScale;
+  private boolean decimalNegative;
+
+  /**
+   * Parses a JSON number without exponent whose digits fit 2^53 and whose scale is at most 22 (so
+   * mantissa and power of ten are exact doubles); anything else is left to BigDecimal.
+   */
+  private boolean shortDecimal(char[] c, int off, int len) {
+    int i = off;
+    int end = off + len;
+    boolean neg = false;
+    if (i < end && c[i] == '-') {
+      neg = true;
+      i++;
+    }
+    long m = 0;
+    int scale = -1;
+    int digits = 0;
+    for (; i < end; i++) {
+      char ch = c[i];
+      if (ch >= '0' && ch <= '9') {
+        if (m != 0 || ch != '0') {
+          digits++;
+        }
+        if (digits > 15) {
+          return false;
+        }
+        m = m * 10 + (ch - '0');
+        if (scale >= 0) {
+          scale++;
+        }
+      } else if (ch == '.' && scale < 0) {
+        scale = 0;
+      } else {
+        return false; // exponent
+      }
+    }
+    if (scale < 0) {
+      scale = 0;
+    }
+    if (scale >= DOUBLE_POW10.length) {
+      return false;
+    }
+    decimalMantissa = m;
+    decimalScale = scale;
+    decimalNegative = neg;
+    return true;
+  }
+
+  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+  /** Converts one scalar token of kind {@code k} and writes it at {@code slot}; false to decline. */
+  private boolean scalar(JsonParser p, JsonToken tok, ScalarKind k, FieldVector v, int slot) throws IOException {
+    switch (k) {
+      case STRING -> {
+        if (tok != JsonToken.VALUE_STRING) {
+          return false;
+        }
+        if (keepNext) {
+          String text = p.getText();
+          ((VarCharVector) v).setSafe(slot, text.getBytes(StandardCharsets.UTF_8));
+          keptScalar = text;
+        } else {
+          int n = utf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+          ((VarCharVector) v).setSafe(slot, utf8, 0, n);
+        }
+        return true;
+      }
+      case BOOL -> {
+        if (tok != JsonToken.VALUE_TRUE && tok != JsonToken.VALUE_FALSE) {
+          return false;
+        }
+        boolean b = tok == JsonToken.VALUE_TRUE;
+        ((BitVector) v).setSafe(slot, b ? 1 : 0);
+        keptScalar = b;
+        return true;
+      }
+      case I32, I64, U32, U64 -> {
+        if (tok != JsonToken.VALUE_NUMBER_INT) {
+          return false;
+        }
+        long x;
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+          BigInteger b = p.getBigIntegerValue();
+          if (k != ScalarKind.U64 || b.signum() < 0 || b.compareTo(U64_MAX) > 0) {
+            return false;
+          }
+          x = b.longValue();
+        } else {
+          x = p.getLongValue();
+          boolean fits = switch (k) {
+            case I32 -> x >= Integer.MIN_VALUE && x <= Integer.MAX_VALUE;
+            case U32 -> x >= 0 && x <= 0xffff_ffffL;
+            case U64 -> x >= 0;
+            default -> true;
+          };
+          if (!fits) {
+            return false;
+          }
+        }
+        switch (k) {
+          case I32 -> {
+            ((IntVector) v).setSafe(slot, (int) x);
+            keptScalar = (int) x;
+          }
+          case I64 -> {
+            ((BigIntVector) v).setSafe(slot, x);
+            keptScalar = x;
+          }
+          case U32 -> {
+            ((UInt4Vector) v).setSafe(slot, (int) x);
+            keptScalar = x;
+          }
+          default -> {
+            ((UInt8Vector) v).setSafe(slot, x);
+            keptScalar = x;
+          }
+        }
+        return true;
+      }
+      case F32 -> {
+        if (!number(p, tok, k)) {
+          return false;
+        }
+        ((Float4Vector) v).setSafe(slot, numF);
+        keptScalar = numF;
+        return true;
+      }
+      case F64 -> {
+        if (!number(p, tok, k)) {
+          return false;
+        }
+        ((Float8Vector) v).setSafe(slot, numD);
+        keptScalar = numD;
+        return true;
+      }
+      case DATE -> {
+        int day;
+        if (tok == JsonToken.VALUE_NUMBER_INT) {
+          if (p.getNumberType() != JsonParser.NumberType.INT) {
+            return false;
+          }
+          day = p.getIntValue();
+        } else if (tok == JsonToken.VALUE_STRING) {
+          try {
+            day = Math.toIntExact(java.time.LocalDate.parse(p.getText()).toEpochDay());
+          } catch (java.time.format.DateTimeParseException | ArithmeticException e) {
+            return false;
+          }
+        } else {
+          return false;
+        }
+        ((DateDayVector) v).setSafe(slot, day);
+        keptScalar = day;
+        return true;
+      }
+      case DATE_TIME -> {
+        long ms;
+        if (tok == JsonToken.VALUE_NUMBER_INT) {
+          if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            return false;
+          }
+          ms = p.getLongValue();
+        } else if (tok == JsonToken.VALUE_STRING) {
+          Long parsed = Values.parseDateTime(p.getText());
+          if (parsed == null) {
+            return false;
+          }
+          ms = parsed;
+        } else {
+          return false;
+        }
+        ((DateMilliVector) v).setSafe(slot, ms);
+        keptScalar = ms;
+        return true;
+      }
+      case BLOB -> {
+        if (tok != JsonToken.VALUE_STRING) {
+          return false;
+        }
+        String text = p.getText();
+        if (!text.startsWith("base64:")) {
+          return false;
+        }
+        byte[] b;
+        try {
+          b = java.util.Base64.getDecoder().decode(text.substring("base64:".length()));
+        } catch (IllegalArgumentException e) {
+          return false;
+        }
+        ((LargeVarBinaryVector) v).setSafe(slot, b);
+        keptScalar = b;
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /** Nulls for absent properties, row checks, id derivation, then keeps the row. */
+  private boolean finishRow(FastShape s, TableRows t, int slot, long line, String from, String to) {
+    for (int i = 0; i < s.seen.length; i++) {
+      if (!s.seen[i]) {
+        if (s.keyMember[i] || !s.props.get(i).nullable()) {
+          return false;
+        }
+        ArrowRows.setNullCell(t.column(i), slot);
+      }
+    }
+    for (int c = 0; c < s.rowCheckIndex.length; c++) {
+      int idx = s.rowCheckIndex[c];
+      Object value = s.kept[idx];
+      if (value == null) {
+        continue;
+      }
+      if (s.rowChecks.get(c) instanceof Constraint.Range r) {
+        if (Values.rangeViolation(r, s.types[idx], value) != null) {
+          return false;
+        }
+      } else if (!pattern((Constraint.Check) s.rowChecks.get(c)).matcher((String) value).find()) {
+        return false;
+      }
+    }
+    String id;
+    if (s.keyOrder.length > 0) {
+      if (s.keyOrder.length == 1) {
+        Optional<String> one = NodeIds.renderMember(s.types[s.keyOrder[0]], s.kept[s.keyOrder[0]]);
+        if (one.isEmpty()) {
+          return false;
+        }
+        id = one.get();
+      } else {
+        List<String> members = new ArrayList<>(s.keyOrder.length);
+        for (int idx : s.keyOrder) {
+          Optional<String> m = NodeIds.renderMember(s.types[idx], s.kept[idx]);
+          if (m.isEmpty()) {
+            return false;
+          }
+          members.add(m.get());
+        }
+        id = NodeIds.fromMembers(members);
+      }
+      if (s.explicitId != null && !s.explicitId.equals(id)) {
+        return false;
+      }
+    } else {
+      id = s.explicitId != null ? s.explicitId : Ulid.generate();
+    }
+    t.commit(line, id, from, to, mode, maxRowsPerTable);
+    return true;
   }
 
   private static String requireString(ObjectNode obj, String field, long line) {
@@ -519,21 +1312,17 @@ public final class GraphLoader {
   }
 
   private void checkUnique(TableRows t) {
-    List<Constraint> constraints = t.isEdge() ? t.edgeType().constraints() : t.nodeType().constraints();
-    for (Constraint c : constraints) {
-      if (!(c instanceof Constraint.Unique u)) {
-        continue;
-      }
-      Map<List<Object>, TableRows.Row> holders = new HashMap<>();
-      int[] columns = columnIndexes(t, u.fields());
-      for (TableRows.Row row : t.rows()) {
-        List<Object> tuple = tuple(row, columns);
+    for (int c = 0; c < t.uniques.size(); c++) {
+      Constraint.Unique u = t.uniques.get(c);
+      Map<List<Object>, Integer> holders = new HashMap<>(); // tuple -> row number k
+      for (int k = 0; k < t.size(); k++) {
+        List<Object> tuple = t.tupleAt(c, t.rowOf(k));
         if (tuple == null) {
           continue;
         }
-        TableRows.Row prior = holders.putIfAbsent(tuple, row);
-        if (prior != null && !prior.id().equals(row.id())) {
-          throw uniqueViolation(t, u, tuple, prior.id(), row);
+        Integer prior = holders.putIfAbsent(tuple, k);
+        if (prior != null && prior != k) {
+          throw uniqueViolation(t, u, tuple, t.idAt(prior), t.line(t.rowOf(k)), t.idAt(k));
         }
       }
       if (mode == LoadMode.OVERWRITE || holders.isEmpty()) {
@@ -541,21 +1330,22 @@ public final class GraphLoader {
       }
       Map<List<Object>, Set<String>> found = committed.uniqueHolders(t.spec().tableKey(), u.fields(), holders.keySet());
       for (Map.Entry<List<Object>, Set<String>> e : found.entrySet()) {
-        TableRows.Row row = holders.get(e.getKey());
+        Integer k = holders.get(e.getKey());
         for (String holder : e.getValue()) {
           // A committed holder that this load rewrites is judged by its new values above.
-          if (row != null && !holder.equals(row.id()) && !t.containsId(holder)) {
-            throw uniqueViolation(t, u, e.getKey(), holder, row);
+          if (k != null && !holder.equals(t.idAt(k)) && !t.containsId(holder)) {
+            throw uniqueViolation(t, u, e.getKey(), holder, t.line(t.rowOf(k)), t.idAt(k));
           }
         }
       }
     }
   }
 
-  private InvalidInputException uniqueViolation(TableRows t, Constraint.Unique u, List<Object> tuple, String first, TableRows.Row row) {
+  private InvalidInputException uniqueViolation(TableRows t, Constraint.Unique u, List<Object> tuple, String first,
+      long line, String id) {
     String type = t.isEdge() ? t.edgeType().name() : t.nodeType().name();
-    return LoadRule.UNIQUE_VIOLATION.at(row.line(), String.join(",", u.fields()),
-        "@unique violation on " + type + "." + String.join(",", u.fields()) + ": value '" + render(tuple) + "' held by '" + first + "' and '" + row.id() + "'");
+    return LoadRule.UNIQUE_VIOLATION.at(line, String.join(",", u.fields()),
+        "@unique violation on " + type + "." + String.join(",", u.fields()) + ": value '" + render(tuple) + "' held by '" + first + "' and '" + id + "'");
   }
 
   private static String render(List<Object> tuple) {
@@ -564,40 +1354,6 @@ public final class GraphLoader {
       parts.add(o instanceof float[] f ? Arrays.toString(f) : String.valueOf(o));
     }
     return parts.size() == 1 ? parts.get(0) : parts.toString();
-  }
-
-  /** Column positions: -1 = src, -2 = dst, otherwise the property index. */
-  private static int[] columnIndexes(TableRows t, List<String> fields) {
-    int[] out = new int[fields.size()];
-    for (int i = 0; i < out.length; i++) {
-      String f = fields.get(i);
-      out[i] = t.isEdge() && f.equals("src") ? -1 : t.isEdge() && f.equals("dst") ? -2 : indexOf(t.properties(), f);
-    }
-    return out;
-  }
-
-  /** @return the tuple of the row's values at these columns, or null if any member is null */
-  private static List<Object> tuple(TableRows.Row row, int[] columns) {
-    List<Object> values = row.values();
-    for (int c : columns) {
-      if ((c == -1 ? row.src() : c == -2 ? row.dst() : values.get(c)) == null) {
-        return null;
-      }
-    }
-    List<Object> tuple = new ArrayList<>(columns.length);
-    for (int c : columns) {
-      Object v = c == -1 ? row.src() : c == -2 ? row.dst() : values.get(c);
-      tuple.add(v instanceof float[] fl ? floatList(fl) : v);
-    }
-    return tuple;
-  }
-
-  private static List<Float> floatList(float[] f) {
-    List<Float> l = new ArrayList<>(f.length);
-    for (float x : f) {
-      l.add(x);
-    }
-    return l;
   }
 
   private void checkEndpoints(TableRows edges, Map<String, TableRows> byKey) {
@@ -609,21 +1365,27 @@ public final class GraphLoader {
   private void checkEndpoint(TableRows edges, Map<String, TableRows> byKey, String nodeType, boolean src) {
     String nodeKey = "node:" + nodeType;
     TableRows pending = byKey.get(nodeKey);
+    Utf8Column ends = edges.endpoints(src);
+    byte[] arena = ends.arena();
     Set<String> unresolved = new LinkedHashSet<>();
-    for (TableRows.Row r : edges.rows()) {
-      String id = src ? r.src() : r.dst();
-      if (pending == null || !pending.containsId(id)) {
-        unresolved.add(id);
+    for (int k = 0; k < edges.size(); k++) {
+      int r = edges.rowOf(k);
+      if (pending == null || !pending.containsIdBytes(arena, ends.start(r), ends.length(r))) {
+        unresolved.add(ends.get(r));
       }
     }
     if (unresolved.isEmpty()) {
       return;
     }
     Set<String> existing = replacesCommitted(nodeKey, byKey) ? Set.of() : committed.existingNodeIds(nodeType, unresolved);
-    for (TableRows.Row r : edges.rows()) {
-      String id = src ? r.src() : r.dst();
-      if (unresolved.contains(id) && !existing.contains(id)) {
-        throw LoadRule.DANGLING_EDGE.at(r.line(), src ? "from" : "to",
+    for (int k = 0; k < edges.size(); k++) {
+      int r = edges.rowOf(k);
+      if (pending != null && pending.containsIdBytes(arena, ends.start(r), ends.length(r))) {
+        continue;
+      }
+      String id = ends.get(r);
+      if (!existing.contains(id)) {
+        throw LoadRule.DANGLING_EDGE.at(edges.line(r), src ? "from" : "to",
             (src ? "src" : "dst") + " '" + id + "' not found in " + nodeType);
       }
     }
@@ -648,7 +1410,7 @@ public final class GraphLoader {
           List<String[]> orphans = committed.orphanedEdges(e.name(), column, surviving, MAX_REPORTED_ORPHANS);
           if (!orphans.isEmpty()) {
             String[] o = orphans.get(0);
-            throw LoadRule.DANGLING_EDGE.at(nodes.rows().isEmpty() ? 0 : nodes.rows().get(0).line(), column,
+            throw LoadRule.DANGLING_EDGE.at(nodes.size() == 0 ? 0 : nodes.line(nodes.rowOf(0)), column,
                 "overwrite of " + nodes.spec().tableKey() + " would orphan committed edge " + e.name() + " '" + o[0] + "': "
                     + column + " '" + o[1] + "' not found in " + nodeType);
           }
@@ -661,9 +1423,12 @@ public final class GraphLoader {
     EdgeType e = edges.edgeType();
     Map<String, Long> pendingCount = new LinkedHashMap<>();
     Map<String, Long> lastLine = new HashMap<>();
-    for (TableRows.Row r : edges.rows()) {
-      pendingCount.merge(r.src(), 1L, Long::sum);
-      lastLine.put(r.src(), r.line());
+    Utf8Column srcs = edges.endpoints(true);
+    for (int k = 0; k < edges.size(); k++) {
+      int r = edges.rowOf(k);
+      String src = srcs.get(r);
+      pendingCount.merge(src, 1L, Long::sum);
+      lastLine.put(src, edges.line(r));
     }
     Map<String, Long> committedCount = mode == LoadMode.OVERWRITE
         ? Map.of()

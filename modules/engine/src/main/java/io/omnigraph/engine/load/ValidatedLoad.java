@@ -2,6 +2,7 @@ package io.omnigraph.engine.load;
 
 import java.util.List;
 import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The outcome of reading and validating one NDJSON load: every touched table with its rows, node
@@ -10,12 +11,27 @@ import java.util.Optional;
  * against this load plus the {@link CommittedGraphView}; what remains for the engine is the
  * strict-insert key conflict against committed rows (append) and the write itself.
  *
- * @param tables touched tables (a table appears only if the input had at least one row for it)
- * @param lines number of non-blank input lines
+ * <p>Holds the tables' Arrow memory until {@link #close()}.
  */
-public record ValidatedLoad(List<TableRows> tables, long lines) {
-  public ValidatedLoad {
-    tables = List.copyOf(tables);
+public final class ValidatedLoad implements AutoCloseable {
+  private final List<TableRows> tables;
+  private final long lines;
+  private final BufferAllocator ownedAllocator;
+
+  ValidatedLoad(List<TableRows> tables, long lines, BufferAllocator ownedAllocator) {
+    this.tables = List.copyOf(tables);
+    this.lines = lines;
+    this.ownedAllocator = ownedAllocator;
+  }
+
+  /** @return touched tables (a table appears only if the input had at least one row for it) */
+  public List<TableRows> tables() {
+    return tables;
+  }
+
+  /** @return number of non-blank input lines */
+  public long lines() {
+    return lines;
   }
 
   /**
@@ -34,5 +50,14 @@ public record ValidatedLoad(List<TableRows> tables, long lines) {
   /** @return total edge rows */
   public long edgeRows() {
     return tables.stream().filter(TableRows::isEdge).mapToLong(TableRows::size).sum();
+  }
+
+  /** Releases the tables' Arrow memory (and the loader's own allocator, if it made one). */
+  @Override
+  public void close() {
+    tables.forEach(TableRows::close);
+    if (ownedAllocator != null) {
+      ownedAllocator.close();
+    }
   }
 }

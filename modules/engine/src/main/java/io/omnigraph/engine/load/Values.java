@@ -265,7 +265,7 @@ public final class Values {
     }
   }
 
-  private static Long parseDateTime(String s) {
+  static Long parseDateTime(String s) {
     try {
       return OffsetDateTime.parse(s).toInstant().toEpochMilli();
     } catch (DateTimeParseException e) {
@@ -284,11 +284,14 @@ public final class Values {
   }
 
   /**
+   * Checks a {@code @range} bound (shared by the loader and the mutation executor).
+   *
    * @param c a range constraint
+   * @param type the constrained property's type
    * @param value a numeric value in the loader's representation (not null)
    * @return null if within bounds, else the violation message suffix
    */
-  static String rangeViolation(Constraint.Range c, PropertyType type, Object value) {
+  public static String rangeViolation(Constraint.Range c, PropertyType type, Object value) {
     BigDecimal v;
     if (value instanceof Float f) {
       if (f.isNaN()) {

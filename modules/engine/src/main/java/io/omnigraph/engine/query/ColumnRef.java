@@ -41,7 +41,7 @@ public record ColumnRef(String name, PropertyType type, boolean nullable) {
   }
 
   /** @return the scalar kind for scalar and enum columns (enum → STRING), else null */
-  ScalarKind scalarKind() {
+  public ScalarKind scalarKind() {
     if (type instanceof PropertyType.Scalar s) {
       return s.kind();
     }

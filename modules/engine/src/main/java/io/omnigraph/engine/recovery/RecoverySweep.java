@@ -41,9 +41,10 @@ import java.util.TreeMap;
  * roll-forward or rollback appends one {@link RecoveryAudit} row before the sidecar is deleted, so
  * a failed audit append keeps the sidecar and the next sweep records exactly one row.
  *
- * <p>Callers hold the root's process-local write gate for the whole sweep: a Restore is only safe
- * when no writer of this process is committing (engine.md 2.6), and the supported topology is one
- * writer process per graph.
+ * <p>Callers hold the root's effect window for the whole sweep (this process's write gate and the
+ * graph's cross-process {@link io.omnigraph.engine.write.WriteLease}): a Restore is only safe when
+ * no writer is committing (engine.md 2.6), and a sweep must never roll back the in-flight intent of
+ * a live writer in another process. A dry run holds only the gate and changes nothing.
  */
 public final class RecoverySweep {
   private static final System.Logger LOG = System.getLogger(RecoverySweep.class.getName());
@@ -160,6 +161,16 @@ public final class RecoverySweep {
    *     (in every mode; the file is kept), or, in {@link Mode#FULL}, a sidecar had to be refused
    */
   public List<Outcome> run(Mode mode) {
+    return run(mode, () -> { });
+  }
+
+  /**
+   * {@link #run(Mode)}, calling {@code beforeEach} before each sidecar is resolved (the caller's
+   * effect window checks there that its lease is still valid, so no restore or publish starts
+   * without exclusion).
+   */
+  public List<Outcome> run(Mode mode, Runnable beforeEach) {
+    Objects.requireNonNull(beforeEach, "beforeEach");
     List<Outcome> out = new ArrayList<>();
     List<String> listed = sidecars.list();
     if (!listed.isEmpty()) {
@@ -172,6 +183,7 @@ public final class RecoverySweep {
       if (s.isEmpty()) {
         continue; // its writer finished and deleted it between the listing and the read
       }
+      beforeEach.run();
       Outcome o = process(s.get(), mode);
       log(o, mode);
       out.add(o);
@@ -186,12 +198,13 @@ public final class RecoverySweep {
 
   /**
    * The write-entry barrier: heals roll-forward-only, then refuses when any sidecar is still
-   * unresolved.
+   * unresolved. Callers hold the effect window.
    *
+   * @param beforeEach run before each sidecar is resolved (the lease check)
    * @throws RecoveryRequiredException naming the oldest unresolved operation (HTTP 503)
    */
-  public void barrier() {
-    for (Outcome o : run(Mode.ROLL_FORWARD_ONLY)) {
+  public void barrier(Runnable beforeEach) {
+    for (Outcome o : run(Mode.ROLL_FORWARD_ONLY, beforeEach)) {
       if (o.unresolved()) {
         throw new RecoveryRequiredException("recovery required for operation " + o.operationId() + ": " + o.detail()
             + "; reopen the graph read-write or run 'omnigraph repair' to resolve it",

@@ -6,6 +6,7 @@ import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.api.storage.StoredObject;
 import io.omnigraph.api.storage.WriteCondition;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -122,6 +123,15 @@ public final class GraphRoot implements AutoCloseable {
     }
   }
 
+  /** @return a control file with its version token, or empty when it does not exist */
+  public Optional<StoredObject> readObject(String path) {
+    try {
+      return adapter.readIfExists(path);
+    } catch (StorageException e) {
+      throw failure("cannot read " + path, e);
+    }
+  }
+
   /**
    * Writes a control file under {@code condition}.
    *
@@ -133,6 +143,23 @@ public final class GraphRoot implements AutoCloseable {
     try {
       return adapter.put(path, text.getBytes(StandardCharsets.UTF_8), condition);
     } catch (StorageException e) {
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /**
+   * Writes a control file under {@code condition}, answering a condition that did not hold.
+   *
+   * @return the new version token, or empty when the condition did not hold (nothing written)
+   * @throws StorageFailureException any other failure, including an unknown outcome
+   */
+  public Optional<String> putIf(String path, String text, WriteCondition condition) {
+    try {
+      return Optional.of(adapter.put(path, text.getBytes(StandardCharsets.UTF_8), condition));
+    } catch (StorageException e) {
+      if (e.kind() == StorageException.Kind.PRECONDITION_FAILED) {
+        return Optional.empty();
+      }
       throw failure("cannot write " + path, e);
     }
   }

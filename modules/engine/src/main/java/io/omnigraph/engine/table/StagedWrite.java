@@ -2,6 +2,7 @@ package io.omnigraph.engine.table;
 
 import io.omnigraph.api.storage.LanceLocation;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.lance.operation.Operation;
 
@@ -18,9 +19,11 @@ import org.lance.operation.Operation;
  * @param rowsWritten rows the transaction inserts or replaces
  * @param ids the ids the transaction writes (keyed writes only; empty otherwise)
  * @param operation the Lance operation to commit
+ * @param properties the Lance transaction properties committed with it (for example the
+ *     {@link InsertAbsence} certificate); empty for most writes
  */
 public record StagedWrite(String tableKey, LanceLocation location, long readVersion, String uuid, Kind kind,
-    long rowsWritten, List<String> ids, Operation operation) {
+    long rowsWritten, List<String> ids, Operation operation, Map<String, String> properties) {
 
   /** The staged primitive that produced this write. */
   public enum Kind { STRICT_INSERT, UPSERT, DELETE, OVERWRITE, CREATE_INDICES }
@@ -32,5 +35,17 @@ public record StagedWrite(String tableKey, LanceLocation location, long readVers
     Objects.requireNonNull(kind);
     ids = List.copyOf(ids);
     Objects.requireNonNull(operation);
+    properties = Map.copyOf(properties);
+  }
+
+  /** A staged write without transaction properties. */
+  public StagedWrite(String tableKey, LanceLocation location, long readVersion, String uuid, Kind kind,
+      long rowsWritten, List<String> ids, Operation operation) {
+    this(tableKey, location, readVersion, uuid, kind, rowsWritten, ids, operation, Map.of());
+  }
+
+  /** @return whether this write carries the insertion-absence certificate */
+  public boolean insertAbsenceCertified() {
+    return InsertAbsence.isCertified(properties);
   }
 }

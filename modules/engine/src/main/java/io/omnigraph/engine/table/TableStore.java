@@ -264,8 +264,22 @@ public final class TableStore implements AutoCloseable {
         throw keyConflict(tableKey, existing, "already exists");
       }
       List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
-      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
-          StagedWrite.Kind.STRICT_INSERT, ids.size(), ids, Append.builder().fragments(frags).build());
+      String uuid = UUID.randomUUID().toString();
+      if (frags.isEmpty()) {
+        // Nothing inserted: no key to prove absent, so no certificate.
+        return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, 0, ids,
+            Append.builder().fragments(frags).build());
+      }
+      Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
+      InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+          s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
+      if (!cert.certified()) {
+        // Strict insert fails closed: its absence proof and insertion-only shape are requested semantics.
+        throw new InternalErrorException("strict insert into " + tableKey + " staged an unfamiliar transaction shape ("
+            + cert.refusal() + "); nothing was committed", null);
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(),
+          ids, op, cert.properties());
     }
     // Upsert: last row per id wins.
     Map<String, Integer> lastRow = new LinkedHashMap<>();
@@ -279,17 +293,28 @@ public final class TableStore implements AutoCloseable {
       VectorSchemaRoot rows = deduped == null ? batch : deduped;
       List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
       Map<Integer, List<Integer>> toDelete = rowAddresses(s, idFilterChunks(uniqueIds));
+      String uuid = UUID.randomUUID().toString();
       Operation op = lance(s.location().uri(), () -> {
         List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
         if (toDelete.isEmpty()) {
-          return Append.builder().fragments(added).build();
+          return added.isEmpty() ? Append.builder().fragments(added).build()
+              : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
         }
         DeletionPlan plan = planDeletion(s, toDelete);
         return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
             .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
       });
-      return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
-          StagedWrite.Kind.UPSERT, uniqueIds.size(), uniqueIds, op);
+      // An all-new upsert (the id probe above found none of its ids: every row is inserted, none
+      // updated or deleted) may carry the certificate; an unfamiliar shape just goes without it.
+      // A mixed upsert never does.
+      Map<String, String> properties = Map.of();
+      if (toDelete.isEmpty()) {
+        InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+            s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, uniqueIds.size()));
+        properties = cert.properties();
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.UPSERT, uniqueIds.size(),
+          uniqueIds, op, properties);
     } finally {
       if (deduped != null) {
         deduped.close();
@@ -328,6 +353,63 @@ public final class TableStore implements AutoCloseable {
   }
 
   /**
+   * Begins an overwrite that is assembled batch by batch: each {@link OverwriteStaging#write} writes
+   * its batch as uncommitted fragments at once (so the caller needs to hold only one batch), and
+   * {@link OverwriteStaging#finish} stages the single Overwrite transaction over all of them. As with
+   * {@link #stageOverwrite}, nothing is visible until {@link #commitStaged}; fragments of an overwrite
+   * that is never finished or committed are unreferenced files, reclaimable by cleanup.
+   *
+   * @param s the pinned snapshot the overwrite will commit on
+   * @param tableKey the table key, for diagnostics
+   * @param schema the table's Arrow schema (every batch must have it)
+   * @return the staging handle
+   */
+  public OverwriteStaging beginOverwrite(TableSnapshot s, String tableKey, Schema schema) {
+    return new OverwriteStaging(s, tableKey, schema);
+  }
+
+  /** An overwrite whose fragments are written as batches arrive; see {@link #beginOverwrite}. */
+  public final class OverwriteStaging {
+    private final TableSnapshot snapshot;
+    private final String tableKey;
+    private final Schema schema;
+    private final List<FragmentMetadata> fragments = new ArrayList<>();
+    private long rows;
+    private boolean finished;
+
+    private OverwriteStaging(TableSnapshot snapshot, String tableKey, Schema schema) {
+      this.snapshot = snapshot;
+      this.tableKey = tableKey;
+      this.schema = schema;
+    }
+
+    /**
+     * Writes one batch as uncommitted fragments; the batch stays owned by the caller.
+     *
+     * @param batch rows with the table's schema
+     */
+    public void write(VectorSchemaRoot batch) {
+      if (finished) {
+        throw new IllegalStateException("overwrite of " + tableKey + " already staged");
+      }
+      fragments.addAll(lance(snapshot.location().uri(), () -> writeFragments(snapshot.location(), List.of(batch))));
+      rows += batch.getRowCount();
+    }
+
+    /** @return rows written so far */
+    public long rows() {
+      return rows;
+    }
+
+    /** @return the staged Overwrite of every fragment written (zero fragments = an empty table) */
+    public StagedWrite finish() {
+      finished = true;
+      return new StagedWrite(tableKey, snapshot.location(), snapshot.version(), UUID.randomUUID().toString(),
+          StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(List.copyOf(fragments)).schema(schema).build());
+    }
+  }
+
+  /**
    * Stages one CreateIndex transaction building every index in {@code specs} over all fragments of
    * the pinned version. Index files are written now; the index becomes visible only when
    * {@link #commitStaged} commits the transaction.
@@ -358,6 +440,26 @@ public final class TableStore implements AutoCloseable {
         StagedWrite.Kind.CREATE_INDICES, 0, List.of(), op);
   }
 
+  /**
+   * Reads the Lance transaction that produced the pinned version (from the dataset's transaction
+   * history) and returns its properties.
+   *
+   * @return the transaction properties (empty when the transaction has none)
+   * @throws NotFoundException when the version has no readable transaction file
+   */
+  public Map<String, String> transactionProperties(TableSnapshot s) {
+    return lance(s.location().uri(), () -> {
+      Optional<Transaction> tx = s.dataset().readTransaction();
+      if (tx.isEmpty()) {
+        throw new NotFoundException("version " + s.version() + " of " + s.location().uri()
+            + " has no transaction in its history", null);
+      }
+      try (Transaction t = tx.get()) {
+        return t.transactionProperties().map(Map::copyOf).orElse(Map.of());
+      }
+    });
+  }
+
   /** @return the names of the indices visible at the pinned version */
   public List<String> indexNames(TableSnapshot s) {
     return lance(s.location().uri(), () -> s.dataset().listIndexes());
@@ -369,9 +471,11 @@ public final class TableStore implements AutoCloseable {
    * the staged transaction id; anything else is a conflict.
    *
    * @return the committed version
-   * @throws RetryableCommitConflict Lance refused the commit because another writer won; nothing landed
-   * @throws ConflictException the commit landed at another version (Lance rebased it past a
-   *     concurrent commit): the table's HEAD has moved past the version the write was prepared on
+   * @throws RetryableCommitConflict Lance refused the commit because another writer won (a
+   *     retryable or an incompatible conflict); nothing landed
+   * @throws ConflictException only when the commit LANDED, at another version (Lance rebased it past
+   *     a concurrent commit): the table's HEAD has moved past the version the write was prepared on,
+   *     and that version is this write's effect
    */
   public long commitStaged(TableSnapshot s, StagedWrite staged) {
     if (s.version() != staged.readVersion() || !s.location().uri().equals(staged.location().uri())) {
@@ -380,12 +484,20 @@ public final class TableStore implements AutoCloseable {
     }
     long committed = lance(s.location().uri(), () -> {
       // Closing the transaction releases the Arrow schema an Overwrite exports to Lance.
-      try (Transaction tx = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
-              .operation(staged.operation()).build();
+      Transaction.Builder b = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
+          .operation(staged.operation());
+      if (!staged.properties().isEmpty()) {
+        b.transactionProperties(staged.properties());
+      }
+      try (Transaction tx = b.build();
           Dataset out = new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
               .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
         return out.version();
       } catch (RuntimeException e) {
+        if (LanceErrors.classify(e) == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+          // Refused outright (e.g. against a concurrent Overwrite): like a retryable conflict, nothing landed.
+          return refused(staged.tableKey(), e);
+        }
         throw commitFailure(staged.tableKey(), e);
       }
     });
@@ -690,6 +802,11 @@ public final class TableStore implements AutoCloseable {
       return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(stream)
           .storageOptions(location.storageOptions()).execute();
     }
+  }
+
+  private static long refused(String tableKey, RuntimeException e) {
+    throw new RetryableCommitConflict(tableKey, "concurrent incompatible commit to " + tableKey + ": "
+        + LanceErrors.clean(e), e);
   }
 
   private static RuntimeException commitFailure(String tableKey, RuntimeException e) {

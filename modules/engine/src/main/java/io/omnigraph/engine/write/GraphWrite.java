@@ -40,8 +40,8 @@ import java.util.TreeMap;
  * <ol>
  *   <li>requires every touched table's live Lance HEAD to equal its published pin (uncovered drift
  *       is refused before any effect);</li>
- *   <li>re-lists {@code __recovery/} under the write gate: any pending sidecar is an unresolved
- *       intent this write must not run past ({@link RecoveryRequiredException});</li>
+ *   <li>re-lists {@code __recovery/} inside the effect window: any pending sidecar is an
+ *       unresolved intent this write must not run past ({@link RecoveryRequiredException});</li>
  *   <li>(Phase A) arms a v9 recovery sidecar naming every staged transaction
  *       ({@link WriteIntent#arm}); a failed put aborts the write before any effect;</li>
  *   <li>(Phase B) commits each staged transaction exactly at its read version, zero retries, then
@@ -51,6 +51,21 @@ import java.util.TreeMap;
  *   <li>(Phase D) deletes the sidecar; a failed delete is logged and tolerated (the write is
  *       durable; the next write or open audits the stale sidecar as rolled forward).</li>
  * </ol>
+ *
+ * <p>Everything from the token check to Phase D runs inside one {@link EffectWindow}, so a
+ * recovery sweep (which takes the same window) never observes another writer's intent mid-flight.
+ *
+ * <p>Optimistic concurrency (seed, "Mutation/load coarse OCC"): the whole effect half runs inside
+ * the {@link EffectWindow} (this process's gate, then the graph's cross-process {@link WriteLease}).
+ * First the write's token ({@link WriteToken}: branch, the exact head it was prepared against,
+ * schema identity) is compared with a fresh manifest state. A caller-supplied head expectation that
+ * no longer holds is {@link io.omnigraph.api.PreconditionFailedException} (412). A moved head is
+ * either {@link StaleAttempt} (for {@link OnMovement#REPREPARE} writers: insert-only mutations,
+ * load append and merge, which re-prepare through {@link StaleAttempt#withReprepare}) or a typed
+ * ReadSetChanged conflict (409, for update, delete and overwrite). A table commit that Lance refuses
+ * before any effect landed is effect-free: strict-insert ids are probed against fresh
+ * manifest-visible state (an exact match is KeyConflict, never an upsert), otherwise the attempt is
+ * stale or ReadSetChanged as above.
  *
  * <p>Failure semantics: anything before the first table commit leaves the graph untouched and is
  * reported as is (a lost commit race is a {@link ConflictException} with a read-set detail; the
@@ -62,6 +77,26 @@ import java.util.TreeMap;
 public final class GraphWrite {
   /** Who is writing; recorded in recovery sidecars and audit rows. */
   public enum WriterKind { LOAD, MUTATION }
+
+  /** What a write does when another write published between its preparation and its effects. */
+  public enum OnMovement {
+    /** Insert-only mutations, load append and merge: discard the attempt and prepare again. */
+    REPREPARE,
+    /** Update, delete, overwrite: fail with a typed ReadSetChanged conflict. */
+    READ_SET_CHANGED
+  }
+
+  /** The graph-wide authority a write is checked against inside its effect window. */
+  public interface Authority {
+    /** @return a fresh scan of the manifest */
+    ManifestState freshState();
+
+    /** @return the accepted schema identity now */
+    String schemaIdentity();
+
+    /** Enters the exclusive effect window (waits for other writers). */
+    EffectWindow enter(String operation);
+  }
 
   /**
    * One touched table.
@@ -93,12 +128,21 @@ public final class GraphWrite {
    * @param expectedHead the main head the write was prepared against (empty: the graph had none)
    * @param effects one entry per touched table, each table at most once; may be empty (the commit
    *     then records no table change)
+   * @param onMovement what to do when the head moved since {@code expectedHead}
+   * @param callerExpectedHead the head the caller requires ({@code --expect-head}), or {@code null}
    */
   public record Intent(WriterKind kind, String actorId, String message, Optional<String> expectedHead,
-      List<TableEffect> effects) {
+      List<TableEffect> effects, OnMovement onMovement, String callerExpectedHead) {
+    /** An intent that fails with ReadSetChanged on movement and has no caller head expectation. */
+    public Intent(WriterKind kind, String actorId, String message, Optional<String> expectedHead,
+        List<TableEffect> effects) {
+      this(kind, actorId, message, expectedHead, effects, OnMovement.READ_SET_CHANGED, null);
+    }
+
     public Intent {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(expectedHead, "expectedHead");
+      Objects.requireNonNull(onMovement, "onMovement");
       effects = List.copyOf(effects);
       Set<String> seen = new HashSet<>();
       for (TableEffect e : effects) {
@@ -130,57 +174,86 @@ public final class GraphWrite {
   private final ManifestPublisher publisher;
   private final SidecarStore sidecars;
   private final RecoverySweep.SchemaAuthority schema;
+  private final Authority authority;
 
   /**
    * @param tables the table gateway
    * @param publisher the manifest publisher
    * @param sidecars recovery sidecar I/O of the graph root
    * @param schema the accepted schema identity, recorded in each sidecar's authority token
+   * @param authority the graph-wide authority (fresh state, schema identity, effect window)
    */
   public GraphWrite(TableStore tables, ManifestPublisher publisher, SidecarStore sidecars,
-      RecoverySweep.SchemaAuthority schema) {
+      RecoverySweep.SchemaAuthority schema, Authority authority) {
     this.tables = Objects.requireNonNull(tables);
     this.publisher = Objects.requireNonNull(publisher);
     this.sidecars = Objects.requireNonNull(sidecars);
     this.schema = Objects.requireNonNull(schema);
+    this.authority = Objects.requireNonNull(authority);
   }
 
   /**
    * Commits every staged effect of {@code intent} and publishes one graph commit.
    *
    * @return the commit
-   * @throws ConflictException before any effect: drift or a concurrent commit won the race; the
-   *     graph is untouched
-   * @throws RecoveryRequiredException after an effect: tables are committed but unpublished
+   * @throws StaleAttempt before any effect, for a {@link OnMovement#REPREPARE} write whose token moved
+   * @throws io.omnigraph.api.PreconditionFailedException the caller's expected head does not hold
+   * @throws ConflictException before any effect: the token moved (ReadSetChanged), a strict id
+   *     exists (KeyConflict), drift, or a concurrent commit won the race; the graph is untouched
+   * @throws RecoveryRequiredException a sidecar of an interrupted write is pending (nothing done), or
+   *     after an effect: tables are committed but unpublished
    */
   public Outcome commitAndPublish(Intent intent) {
-    requireNoPendingRecovery();
-    for (TableEffect e : intent.effects()) {
-      requireHeadAtPin(e);
+    try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
+        + ProcessHandle.current().pid())) {
+      revalidate(intent);
+      requireNoPendingRecovery();
+      for (TableEffect e : intent.effects()) {
+        requireHeadAtPin(e);
+      }
+      window.checkValid();
+      return effectsAndPublish(intent);
     }
+  }
+
+  /** The token check inside the effect window, before any effect. */
+  private void revalidate(Intent intent) {
+    String schema = authority.schemaIdentity();
+    WriteToken prepared = new WriteToken(WriteToken.MAIN, intent.expectedHead(), schema);
+    WriteToken now = WriteToken.capture(authority.freshState(), schema);
+    now.requireHead(intent.callerExpectedHead());
+    String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
+    switch (prepared.compare(now)) {
+      case NONE -> { }
+      case HEAD -> {
+        ConflictException changed = prepared.readSetChanged(now, what);
+        throw intent.onMovement() == OnMovement.REPREPARE ? new StaleAttempt(changed) : changed;
+      }
+      case IDENTITY -> throw prepared.readSetChanged(now, what);
+    }
+  }
+
+  private Outcome effectsAndPublish(Intent intent) {
+    Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     long createdAt = nowMicros();
-    Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
-    if (sidecar != null) {
-      Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
-    }
     String operation = sidecar == null ? commitId : sidecar.operationId();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     List<ManifestPublisher.TableUpdate> updates;
     try {
-      updates = commitAll(intent.effects(), operation);
-    } catch (ConflictException e) {
-      // Thrown only before the first table commit: nothing to recover, so the intent is withdrawn.
+      updates = commitAll(intent, operation);
+    } catch (RecoveryRequiredException e) {
+      throw e; // a table committed: the sidecar stays for recovery
+    } catch (ConflictException | StaleAttempt e) {
+      // Effect-free by construction (a refused first commit, a KeyConflict probe): withdraw the intent.
       if (sidecar != null) {
         sidecar.retire();
       }
       throw e;
-    } catch (RecoveryRequiredException e) {
-      throw e; // a table committed: the sidecar stays for recovery
     } catch (OmnigraphException e) {
-      // The first commit failed for another reason than a lost race: withdraw the intent only when its
+      // The first commit failed for another reason than a refusal: withdraw the intent only when its
       // table provably did not move; otherwise the commit may have landed and recovery must decide.
       if (sidecar != null) {
         TableEffect first = intent.effects().get(0);
@@ -203,7 +276,6 @@ public final class GraphWrite {
     }
     if (sidecar != null) {
       confirm(sidecar, updates);
-      Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
     }
     long t1 = System.nanoTime();
     phases.put("commit", t1 - t0);
@@ -217,6 +289,7 @@ public final class GraphWrite {
     }
     ManifestState state;
     try {
+      Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
       state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
           new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)));
     } catch (OmnigraphException e) {
@@ -235,7 +308,10 @@ public final class GraphWrite {
     return new Outcome(commitId, state, versions, phases);
   }
 
-  /** The under-gate re-list (engine.md 2.5 step 3): a sidecar the entry heal left is an unresolved intent. */
+  /**
+   * The under-gate re-list (engine.md 2.5 step 3), inside the effect window: a sidecar the entry heal
+   * left, or one a crashed writer of another process left since, is an unresolved intent.
+   */
   private void requireNoPendingRecovery() {
     List<String> pending = sidecars.list();
     if (!pending.isEmpty()) {
@@ -287,21 +363,25 @@ public final class GraphWrite {
     }
   }
 
-  private List<ManifestPublisher.TableUpdate> commitAll(List<TableEffect> effects, String operation) {
+  private List<ManifestPublisher.TableUpdate> commitAll(Intent intent, String operation) {
     List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
     List<String> landed = new ArrayList<>();
-    for (TableEffect e : effects) {
+    Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
+    for (TableEffect e : intent.effects()) {
       String key = e.spec().tableKey();
       long version;
       try {
         Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
         version = tables.commitStaged(e.snapshot(), e.staged());
-      } catch (RetryableCommitConflict | ConflictException ex) {
+      } catch (RetryableCommitConflict ex) {
+        // Lance refused the commit: nothing of this table landed.
         if (landed.isEmpty()) {
-          throw new ConflictException("a concurrent writer committed to " + key
-              + " first; nothing was written, retry the write",
-              new ErrorDetail.ReadSetConflict("table_head:" + key, Long.toString(e.published().version()), null), ex);
+          throw effectFree(intent, e, ex);
         }
+        throw partial(operation, landed, key, ex);
+      } catch (ConflictException ex) {
+        // The commit landed, but rebased past a concurrent commit: that version is this write's effect.
+        landed.add(key);
         throw partial(operation, landed, key, ex);
       } catch (OmnigraphException ex) {
         if (landed.isEmpty()) {
@@ -311,11 +391,9 @@ public final class GraphWrite {
       }
       landed.add(key);
       long rows;
-      try {
+      try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
-        try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
-          rows = tables.countRows(after);
-        }
+        rows = tables.countRows(after);
       } catch (OmnigraphException ex) {
         throw partial(operation, landed, key, ex);
       }
@@ -324,6 +402,36 @@ public final class GraphWrite {
           key, version, rows, e.snapshot().location().uri()));
     }
     return updates;
+  }
+
+  /**
+   * The effect-free finalizer: a table commit was refused before any of this write's effects
+   * landed. Strict-insert ids are probed against fresh manifest-visible state: an exact match is
+   * KeyConflict. Otherwise the attempt is stale (re-prepare) or ReadSetChanged.
+   */
+  private RuntimeException effectFree(Intent intent, TableEffect failed, RetryableCommitConflict cause) {
+    String key = failed.spec().tableKey();
+    ConflictException changed = new ConflictException("a concurrent writer committed to " + key
+        + " first; nothing was written", new ErrorDetail.ReadSetConflict("table_head:" + key,
+            Long.toString(failed.published().version()), null), cause);
+    ManifestState fresh = null;
+    for (TableEffect e : intent.effects()) {
+      if (e.staged().kind() != StagedWrite.Kind.STRICT_INSERT || e.staged().ids().isEmpty()) {
+        continue;
+      }
+      fresh = fresh == null ? authority.freshState() : fresh;
+      Optional<TableEntry> entry = fresh.table(e.spec().tableKey());
+      if (entry.isEmpty()) {
+        continue;
+      }
+      try (TableSnapshot s = tables.openAt(e.snapshot().location(), entry.get().version())) {
+        List<String> existing = tables.existingIds(s, e.staged().ids());
+        if (!existing.isEmpty()) {
+          return TableStore.keyConflict(e.spec().tableKey(), existing, "already exists");
+        }
+      }
+    }
+    return intent.onMovement() == OnMovement.REPREPARE ? new StaleAttempt(changed) : changed;
   }
 
   private static RecoveryRequiredException partial(String operation, List<String> landed, String failed,

@@ -37,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * write and halts there ({@code Runtime.halt}); the test reopens the graph and requires that it is
  * exactly the state before the write or exactly the state after it (row-level, against
  * {@link GraphModel}), that its history is the old chain or the old chain plus one commit, that no
- * recovery sidecar is left, and that the next write succeeds (nothing is wedged). One control cell
+ * recovery sidecar is left, that the recovery audit says what happened (no row, one RolledBack row
+ * for the recovery commit, or one RolledForward row for the write's own commit, as
+ * {@link #expectedOutcome} requires per failpoint), and that the next write succeeds (nothing is
+ * wedged). One control cell
  * per writer runs without a failpoint and must reach the after state, which proves the model.
  *
  * <p>Runs on local disk and on the S3 emulator (the child gets the s3proxy endpoint). The matrix
@@ -100,11 +103,32 @@ class CrashMatrixTest {
   static final Set<String> PER_TABLE = Set.of(Failpoints.TABLE_COMMIT_BEFORE, Failpoints.TABLE_COMMIT_AFTER);
 
   /**
-   * Cells that are known to diverge until the recovery sweep lands (a halt after a table commit and
-   * before the publish leaves that table's Lance HEAD past its published version, and nothing rolls
-   * it back yet): reported as GAP, not failed. Remove entries as recovery closes them.
+   * The outcome each cell must reach: a halt before the first table commit leaves the graph
+   * untouched (the armed, effect-free sidecar is discarded without an audit row); a halt after a
+   * table commit and before the sidecar is confirmed is rolled back (one recovery commit, one
+   * RolledBack audit row); from the confirmation on the write is rolled forward (its own commit, one
+   * RolledForward audit row, also when the publish landed and only Phase D was lost).
+   *
+   * @throws AssertionError for a failpoint this table does not classify (a new failpoint must be
+   *     given its expected outcome)
    */
-  static final Set<String> PENDING_RECOVERY = Set.of();
+  static String expectedOutcome(String failpoint, int hit) {
+    if (failpoint == null) {
+      return "after";
+    }
+    return switch (failpoint) {
+      case Failpoints.WRITE_POST_STAGE_PRE_EFFECT, Failpoints.SIDECAR_WRITE, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT ->
+          "before";
+      case Failpoints.TABLE_COMMIT_BEFORE -> hit == 1 ? "before" : ROLLED_BACK;
+      case Failpoints.TABLE_COMMIT_AFTER, Failpoints.SIDECAR_CONFIRM -> ROLLED_BACK;
+      case Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH, Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER,
+          Failpoints.SIDECAR_DELETE -> ROLLED_FORWARD;
+      default -> throw new AssertionError("no expected crash outcome for failpoint " + failpoint);
+    };
+  }
+
+  static final String ROLLED_BACK = "before (RolledBack)";
+  static final String ROLLED_FORWARD = "after (RolledForward)";
 
   static final String CONTROL = "(no failpoint)";
 
@@ -183,12 +207,12 @@ class CrashMatrixTest {
     MATRIX.values().forEach(m -> labels.addAll(m.keySet()));
     int width = labels.stream().mapToInt(String::length).max().orElse(10);
     b.append(String.format("%-" + width + "s", "cell"));
-    MATRIX.keySet().forEach(k -> b.append(" | ").append(String.format("%-28s", k)));
+    MATRIX.keySet().forEach(k -> b.append(" | ").append(String.format("%-32s", k)));
     b.append('\n');
     for (String l : labels) {
       b.append(String.format("%-" + width + "s", l));
       for (Map<String, String> col : MATRIX.values()) {
-        b.append(" | ").append(String.format("%-28s", col.getOrDefault(l, "-")));
+        b.append(" | ").append(String.format("%-32s", col.getOrDefault(l, "-")));
       }
       b.append('\n');
     }
@@ -225,11 +249,7 @@ class CrashMatrixTest {
         COVERED.incrementAndGet();
         outcome = r.outcome();
         if (r.divergence() != null) {
-          if (c.failpoint() != null && PENDING_RECOVERY.contains(c.failpoint())) {
-            outcome = "GAP(pending recovery)";
-          } else {
-            divergent.add(backend.name() + " " + label + ": " + r.divergence());
-          }
+          divergent.add(backend.name() + " " + label + ": " + r.divergence());
           DIVERGENCES.add(backend.name() + " " + label + ": " + r.divergence());
         }
       }
@@ -291,7 +311,7 @@ class CrashMatrixTest {
           && audit.get(0).graphCommitId().equals(commits.get(0))
           && "omnigraph:recovery".equals(g.commits().get(0).actor())) {
         // A rollback publishes the restored heads as one commit by the recovery actor, and audits it.
-        outcome = "before (rolled back)";
+        outcome = ROLLED_BACK;
         state = before;
       } else if (actual.equals(after) && oneMore && audit.size() <= 1) {
         outcome = audit.isEmpty() ? "after" : "after (" + audit.get(0).kind() + ")";
@@ -304,8 +324,10 @@ class CrashMatrixTest {
         return new CellResult("DIVERGED", "reopened graph is neither before nor after: vs before [" + before.diff(actual)
             + "] vs after [" + after.diff(actual) + "], commits " + commits + " (before " + beforeCommits + ")");
       }
-      if (failpoint == null && !outcome.equals("after")) {
-        return new CellResult(outcome, "the control write did not reach the after state");
+      String wanted = expectedOutcome(failpoint, hit);
+      if (!outcome.equals(wanted)) {
+        return new CellResult(outcome, "expected " + wanted + " (state and audit row), got " + outcome
+            + "; audit " + audit);
       }
       List<String> sidecars = sidecars(uri, backend.options());
       if (!sidecars.isEmpty()) {
@@ -316,7 +338,7 @@ class CrashMatrixTest {
       try {
         load(g, LoadMode.MERGE, followUp);
       } catch (RuntimeException e) {
-        return new CellResult(outcome + ", next write failed", "the next write failed: " + e);
+        return new CellResult(outcome, "the next write failed: " + e);
       }
       GraphModel expected = state.copy().apply(LoadMode.MERGE, followUp);
       GraphModel now = GraphModel.fromExport(KEYS, export(g));

@@ -25,6 +25,10 @@ import java.util.Map;
 public final class CrashWriter {
   /** Exit status of a write the engine refused with a typed error. */
   public static final int FAILED_STATUS = 2;
+  /** Printed (and flushed) right before the write starts, so a parent can time a kill into the write. */
+  public static final String WRITING_MARKER = "writing";
+  /** Printed after a successful write, followed by its duration in milliseconds. */
+  public static final String WROTE_MARKER = "wrote-ms ";
 
   private CrashWriter() {}
 
@@ -46,8 +50,13 @@ public final class CrashWriter {
       switch (op) {
         case "load" -> {
           LoadMode mode = LoadMode.parse(args[i++]);
-          LoadResult r = g.load(mode, Path.of(args[i++]), LoadOptions.defaults().withActor("crash-writer"));
+          Path input = Path.of(args[i++]);
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          LoadResult r = g.load(mode, input, LoadOptions.defaults().withActor("crash-writer"));
           System.out.println("committed " + r.commitId());
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
         default -> throw new IllegalArgumentException("unknown operation " + op);
       }

@@ -27,13 +27,15 @@ class FailpointNamesGuardTest {
   }
 
   @Test
-  void theManifestPublisherPlacesThePublishFailpoints() {
+  void theWritePathAndTheManifestPublisherPlaceTheirFailpoints() {
     TreeSet<String> placed = FailpointCallSites.placedNames();
     System.out.println("failpoints placed: " + placed);
     TreeSet<String> unplaced = new TreeSet<>(Failpoints.NAMES);
     unplaced.removeAll(placed);
     System.out.println("failpoints declared but not placed yet: " + unplaced);
-    assertThat(placed).contains(Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER);
+    assertThat(placed).contains(Failpoints.WRITE_POST_STAGE_PRE_EFFECT, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT,
+        Failpoints.TABLE_COMMIT_BEFORE, Failpoints.TABLE_COMMIT_AFTER, Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH,
+        Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER);
   }
 
   @Test

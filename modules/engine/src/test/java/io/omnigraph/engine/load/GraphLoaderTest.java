@@ -91,6 +91,144 @@ class GraphLoaderTest {
     assertRule(rule, line, field, fragment, LoadMode.APPEND, CommittedGraphView.EMPTY, lines);
   }
 
+  /** The streaming fast path must produce exactly what the tree path produces, and must be the one used. */
+  @Nested
+  class FastPath {
+    final String[] lines = {
+        "{\"type\":\"Author\",\"data\":{\"handle\":\"okafor\",\"full_name\":\"N. \\\"O\\\" \\u00fc\\ud83d\\ude00\",\"born\":\"1977-06-04\",\"tags\":[\"sf\",\"\"]}}",
+        "{\"type\":\"Author\",\"data\":{\"full_name\":\"x\",\"handle\":\"b\",\"born\":-3,\"tags\":null}}",
+        "{\"data\":{\"handle\":\"late\",\"full_name\":\"data before type\"},\"type\":\"Author\"}",
+        "{\"type\":\"Book\",\"data\":{\"isbn\":\"978-1\",\"title\":\"T\",\"year\":2011,\"pages\":4294967295,"
+            + "\"copies\":18446744073709551615,\"rating\":0.1,\"score\":-1.5e300,\"status\":\"in_print\","
+            + "\"published\":\"2024-02-29T23:59:59.999Z\",\"vec\":[0.5,-2,1e-50],\"cover\":\"base64:AP8=\",\"in_stock\":true,\"code\":\"c1\"}}",
+        "{\"type\":\"Book\",\"data\":{\"isbn\":\"978-2\",\"title\":\"U\",\"year\":1400,\"rating\":-0.0,\"score\":\"NaN\","
+            + "\"status\":\"draft\",\"published\":1700000000000,\"vec\":[\"Infinity\",16777217,-0.0],\"in_stock\":false,\"copies\":0}}",
+        "{\"type\":\"Book\",\"data\":{\"isbn\":\"978-3\",\"title\":\"V\",\"year\":2100,\"rating\":3.4028235e38,\"score\":-0.0,"
+            + "\"status\":\"draft\",\"published\":\"2024-01-01\",\"rating\":null}}".replace(",\"rating\":null", ""),
+        "{\"type\":\"Edition\",\"data\":{\"year\":1954,\"author\":\"tolkien\"}}",
+        "{\"type\":\"Edition\",\"data\":{\"id\":\"[\\\"a\\\",\\\"-7\\\"]\",\"year\":-7,\"author\":\"a\"}}",
+        "{\"type\":\"Note\",\"data\":{\"text\":\"n\",\"id\":\"n-1\"}}",
+        "{\"edge\":\"wrote\",\"from\":\"okafor\",\"to\":\"978-1\",\"data\":{\"id\":\"w1\",\"role\":\"author\"}}",
+        "{\"to\":\"978-2\",\"edge\":\"Wrote\",\"from\":\"b\",\"data\":{\"id\":\"w2\"}}",
+        "{\"edge\":\"Cites\",\"from\":\"978-1\",\"to\":\"978-2\",\"data\":{\"id\":\"c1\"}}",
+        "{\"type\":\"Author\",\"data\":{\"handle\":\"b\",\"full_name\":\"replaced\"}}",
+    };
+
+    private ValidatedLoad run(boolean exact, long[] exactLines) throws IOException {
+      GraphLoader loader = new GraphLoader(COMPILED, LoadMode.MERGE, CommittedGraphView.EMPTY);
+      if (exact) {
+        loader.exactOnly();
+      }
+      ValidatedLoad l = loader.load(new ByteArrayInputStream(String.join("\n", lines).getBytes(StandardCharsets.UTF_8)));
+      exactLines[0] = loader.exactLines();
+      return l;
+    }
+
+    @Test
+    void fastAndExactPathsProduceIdenticalTables() throws Exception {
+      long[] fastExact = new long[1];
+      long[] exactExact = new long[1];
+      try (ValidatedLoad fast = run(false, fastExact); ValidatedLoad exact = run(true, exactExact)) {
+        // Only the line with data before type needs the exact path.
+        assertThat(fastExact[0]).isEqualTo(1);
+        assertThat(exactExact[0]).isEqualTo(lines.length);
+        assertThat(fast.tables()).extracting(t -> t.spec().tableKey())
+            .containsExactlyElementsOf(exact.tables().stream().map(t -> t.spec().tableKey()).toList());
+        for (TableRows t : fast.tables()) {
+          List<TableRows.Row> a = t.rows();
+          List<TableRows.Row> b = exact.table(t.spec().tableKey()).orElseThrow().rows();
+          assertThat(a).hasSameSizeAs(b);
+          for (int i = 0; i < a.size(); i++) {
+            TableRows.Row x = a.get(i);
+            TableRows.Row y = b.get(i);
+            assertThat(List.of(x.line(), x.id(), String.valueOf(x.src()), String.valueOf(x.dst())))
+                .isEqualTo(List.of(y.line(), y.id(), String.valueOf(y.src()), String.valueOf(y.dst())));
+            assertThat(x.values().toArray()).as(t.spec().tableKey() + " row " + i).containsExactly(y.values().toArray());
+          }
+        }
+        TableRows authors = fast.table("node:Author").orElseThrow();
+        assertThat(authors.ids()).containsExactly("okafor", "b", "late");
+        assertThat(authors.rows().get(1).values().get(1)).isEqualTo("replaced");
+        assertThat(authors.rows().get(1).line()).isEqualTo(13);
+        Object[] book2 = fast.table("node:Book").orElseThrow().rows().get(1).values().toArray();
+        assertThat(Float.floatToRawIntBits((Float) book2[5])).isZero(); // -0.0 narrows from BigDecimal: +0
+        assertThat((float[]) book2[9]).containsExactly(Float.POSITIVE_INFINITY, 16777216f, 0f);
+      }
+    }
+
+    @Test
+    void decimalsNarrowExactlyAsTheTreePathDoes() throws Exception {
+      java.util.Random rnd = new java.util.Random(42);
+      List<String> in = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        StringBuilder num = new StringBuilder(rnd.nextBoolean() ? "-" : "");
+        int intDigits = rnd.nextInt(10);
+        num.append(intDigits == 0 ? "0" : Long.toString(1 + (long) (rnd.nextDouble() * Math.pow(10, intDigits))));
+        num.append('.');
+        int frac = 1 + rnd.nextInt(24);
+        for (int d = 0; d < frac; d++) {
+          num.append((char) ('0' + rnd.nextInt(10)));
+        }
+        if (i % 7 == 0) {
+          num.append('e').append(rnd.nextInt(65) - 40);
+        }
+        in.add("{\"type\":\"Book\",\"data\":{\"isbn\":\"" + i + "\",\"title\":\"t\",\"year\":2000,\"status\":\"draft\","
+            + "\"rating\":" + num + ",\"score\":" + num + ",\"vec\":[" + num + ",1,2]}}");
+      }
+      byte[] bytes = String.join("\n", in).getBytes(StandardCharsets.UTF_8);
+      GraphLoader fastLoader = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY);
+      try (ValidatedLoad fast = fastLoader.load(new ByteArrayInputStream(bytes));
+          ValidatedLoad exact = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).exactOnly()
+              .load(new ByteArrayInputStream(bytes))) {
+        assertThat(fastLoader.exactLines()).isZero();
+        List<TableRows.Row> a = fast.table("node:Book").orElseThrow().rows();
+        List<TableRows.Row> b = exact.table("node:Book").orElseThrow().rows();
+        for (int i = 0; i < a.size(); i++) {
+          Object[] x = a.get(i).values().toArray();
+          Object[] y = b.get(i).values().toArray();
+          assertThat(x).as(in.get(i) + " fast " + java.util.Arrays.deepToString(x) + " exact " + java.util.Arrays.deepToString(y))
+              .containsExactly(y);
+        }
+      }
+    }
+
+    @Test
+    void overwriteStreamsFullBatchesToTheSinkAndKeepsIdsForCrossRowChecks() throws Exception {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 10; i++) {
+        in.append("{\"type\":\"Note\",\"data\":{\"id\":\"n").append(i).append("\",\"text\":\"t").append(i).append("\"}}\n");
+      }
+      in.append("{\"edge\":\"Likes\",\"from\":\"n\",\"to\":\"m\"}\n".replace("Likes", "Wrote"));
+      List<Integer> sizes = new ArrayList<>();
+      List<String> firstIds = new ArrayList<>();
+      // A dangling edge is found after all node batches were streamed: the load still fails.
+      assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.OVERWRITE, CommittedGraphView.EMPTY)
+          .batchSink((spec, b) -> sizes.add(b.getRowCount()), 4)
+          .load(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8))))
+          .isInstanceOfSatisfying(InvalidInputException.class,
+              e -> assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).rule()).isEqualTo("dangling_edge"));
+      assertThat(sizes).containsExactly(4, 4);
+      sizes.clear();
+      String valid = in.substring(0, in.lastIndexOf("{\"edge"));
+      try (ValidatedLoad l = new GraphLoader(COMPILED, LoadMode.OVERWRITE, CommittedGraphView.EMPTY)
+          .batchSink((spec, b) -> {
+            sizes.add(b.getRowCount());
+            firstIds.add(b.getVector("id").getObject(0).toString());
+          }, 4)
+          .load(new ByteArrayInputStream(valid.getBytes(StandardCharsets.UTF_8)))) {
+        assertThat(sizes).containsExactly(4, 4, 2);
+        assertThat(firstIds).containsExactly("n0", "n4", "n8");
+        TableRows notes = l.table("node:Note").orElseThrow();
+        assertThat(notes.streamed()).isTrue();
+        assertThat(notes.size()).isEqualTo(10);
+        assertThat(notes.containsId("n9")).isTrue();
+        assertThatThrownBy(notes::rows).isInstanceOf(IllegalStateException.class);
+      }
+      assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.MERGE, CommittedGraphView.EMPTY).batchSink((s, b) -> {}, 4))
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+
   @Nested
   class ValidInput {
     @Test

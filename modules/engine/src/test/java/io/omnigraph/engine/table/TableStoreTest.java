@@ -154,6 +154,31 @@ class TableStoreTest {
   }
 
   @Test
+  void anOverwriteStagedBatchByBatchIsInvisibleUntilCommittedThenReplacesEverything() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
+    try (TableSnapshot s = store.openLatest(loc)) {
+      TableStore.OverwriteStaging staging = store.beginOverwrite(s, "node:P", SCHEMA);
+      try (VectorSchemaRoot b1 = rows("x", 9)) {
+        staging.write(b1);
+      }
+      try (VectorSchemaRoot b2 = rows("y", 8)) {
+        staging.write(b2); // the first batch is already closed: its fragments were written at once
+      }
+      assertThat(staging.rows()).isEqualTo(2);
+      assertThat(store.latestVersion(s)).isEqualTo(s.version());
+      StagedWrite w = staging.finish();
+      try (VectorSchemaRoot late = rows("z", 1)) {
+        assertThatThrownBy(() -> staging.write(late)).isInstanceOf(IllegalStateException.class);
+      }
+      long v = store.commitStaged(s, w);
+      assertThat(contents(v)).containsOnlyKeys("x", "y");
+      try (TableSnapshot after = store.openAt(loc, v)) {
+        assertThat(store.countRows(after)).isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
   void aRebasedCommitIsAConflictNotASuccess() {
     try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
       StagedWrite first = store.stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.STRICT_INSERT);
@@ -163,6 +188,19 @@ class TableStoreTest {
       assertThatThrownBy(() -> store.commitStaged(s, second))
           .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
               new ErrorDetail.ReadSetConflict("table_head:node:P", "2", "3")));
+    }
+  }
+
+  @Test
+  void anInsertRefusedByAConcurrentOverwriteIsRetryableAndLandsNothing() {
+    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
+      StagedWrite overwrite = store.stageOverwrite(s, "node:P", SCHEMA, List.of(b1));
+      StagedWrite insert = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
+      long v = store.commitStaged(s, overwrite);
+      assertThatThrownBy(() -> store.commitStaged(s, insert)).isInstanceOf(RetryableCommitConflict.class)
+          .hasMessageContaining("incompatible");
+      assertThat(latest()).isEqualTo(v);
+      assertThat(contents(v)).containsOnlyKeys("a");
     }
   }
 

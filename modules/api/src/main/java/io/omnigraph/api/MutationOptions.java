@@ -1,0 +1,33 @@
+package io.omnigraph.api;
+
+/**
+ * Options of one {@link Graph#mutate} call.
+ *
+ * @param actor who is writing; recorded in the commit ({@code null} for unauthored writes)
+ * @param message a commit message ({@code null} for none)
+ * @param expectedHead the commit id the caller expects main's head to be ({@code null}: no
+ *     expectation); when the head is another commit the mutation fails with {@link
+ *     PreconditionFailedException} and writes nothing
+ */
+public record MutationOptions(String actor, String message, String expectedHead) {
+
+  /** @return no actor, no message, no expected head */
+  public static MutationOptions defaults() {
+    return new MutationOptions(null, null, null);
+  }
+
+  /** @return a copy with {@code actor} */
+  public MutationOptions withActor(String actor) {
+    return new MutationOptions(actor, message, expectedHead);
+  }
+
+  /** @return a copy with {@code message} */
+  public MutationOptions withMessage(String message) {
+    return new MutationOptions(actor, message, expectedHead);
+  }
+
+  /** @return a copy expecting main's head to be {@code commitId} */
+  public MutationOptions withExpectedHead(String commitId) {
+    return new MutationOptions(actor, message, commitId);
+  }
+}

@@ -1,0 +1,150 @@
+package io.omnigraph.engine;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.PreconditionFailedException;
+import io.omnigraph.api.QueryParams;
+import io.omnigraph.engine.exec.CommittedSource;
+import io.omnigraph.engine.exec.MutationExecutor;
+import io.omnigraph.engine.exec.MutationStaging;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.query.CheckedMutation;
+import io.omnigraph.engine.query.CheckedQuery;
+import io.omnigraph.engine.query.GqCompiler;
+import io.omnigraph.engine.query.MutationPlan;
+import io.omnigraph.engine.query.QueryException;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One {@link io.omnigraph.api.Graph#mutate}: compile and bind (no I/O), then prepare against one
+ * manifest cut (execute every statement into a {@link MutationStaging}, validate, stage one
+ * transaction per changed table; no HEAD moves), then hand the staged effects to the shared write
+ * seam, which commits them and publishes one graph commit.
+ */
+final class GraphMutation {
+  private final LanceGraph graph;
+  private final MutationOptions options;
+
+  GraphMutation(LanceGraph graph, MutationOptions options) {
+    this.graph = graph;
+    this.options = options;
+  }
+
+  /**
+   * Parses the file, picks the query, type-checks it and binds the parameters. Pure.
+   *
+   * @throws InvalidInputException any parse, type, D₂ or parameter error (line:column in the detail)
+   */
+  static MutationPlan plan(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName,
+      QueryParams params, Instant now) {
+    return bind(compile(schema, gqText, queryName), params, now);
+  }
+
+  /** A checked mutation bound to the schema it was checked against. */
+  record Prepared(String queryName, String schemaHash, CheckedMutation checked)
+      implements io.omnigraph.api.PreparedMutation {}
+
+  /**
+   * Parses the file, picks the query and type-checks it. Pure.
+   *
+   * @throws InvalidInputException any parse, type or D₂ error, or a read query
+   */
+  static Prepared compile(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName) {
+    try {
+      CheckedQuery checked = GqCompiler.compile(schema.catalog(), gqText, queryName);
+      if (!(checked instanceof CheckedMutation m)) {
+        throw new InvalidInputException("query '" + queryName + "' is a read query; mutate runs queries made of"
+            + " insert, update and delete statements", new ErrorDetail.Validation(null, null, null, "not_a_mutation"));
+      }
+      return new Prepared(queryName, schema.ir().hash(), m);
+    } catch (QueryException e) {
+      throw e.toInvalidInput();
+    }
+  }
+
+  /**
+   * Binds the parameters. Pure.
+   *
+   * @throws InvalidInputException a parameter error
+   */
+  static MutationPlan bind(Prepared prepared, QueryParams params, Instant now) {
+    try {
+      return prepared.checked().bind(values(params), now);
+    } catch (QueryException e) {
+      throw e.toInvalidInput();
+    }
+  }
+
+  private static Map<String, ?> values(QueryParams params) throws QueryException {
+    Objects.requireNonNull(params, "params");
+    if (params instanceof QueryParams.Values v) {
+      return v.values();
+    }
+    if (params instanceof QueryParams.Json j) {
+      return io.omnigraph.engine.query.QueryParams.fromJson(j.text());
+    }
+    return io.omnigraph.engine.query.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
+  }
+
+  MutationResult run(MutationPlan plan) {
+    ManifestState state = graph.state();
+    String head = state.graphHeads().get("main");
+    if (options.expectedHead() != null && !options.expectedHead().equals(head)) {
+      throw new PreconditionFailedException("main's head is " + head + ", not the expected " + options.expectedHead()
+          + "; nothing was written", new ErrorDetail.PreconditionFailure("main", options.expectedHead(), head));
+    }
+    try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
+        MutationStaging staging = new MutationStaging(graph.compiledSchema(), graph.tables(), source(committed))) {
+      MutationExecutor.execute(plan, staging);
+      List<TableEffect> effects = staging.stageAll();
+      if (effects.isEmpty()) {
+        return result(plan, staging.counts(), null);
+      }
+      GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
+          new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, options.actor(), options.message(),
+              java.util.Optional.ofNullable(head), effects));
+      return result(plan, staging.counts(), outcome.commitId());
+    }
+  }
+
+  private static CommittedSource source(CommittedTables committed) {
+    return new CommittedSource() {
+      @Override
+      public TableEntry entry(String tableKey) {
+        return committed.entry(tableKey);
+      }
+
+      @Override
+      public TableSnapshot snapshot(String tableKey) {
+        return committed.snapshot(tableKey);
+      }
+    };
+  }
+
+  private static MutationResult result(MutationPlan plan, Map<String, MutationStaging.Counts> counts, String commitId) {
+    Map<String, MutationResult.TableChanges> tables = new LinkedHashMap<>();
+    long nodes = 0;
+    long edges = 0;
+    for (Map.Entry<String, MutationStaging.Counts> e : counts.entrySet()) {
+      MutationStaging.Counts c = e.getValue();
+      MutationResult.TableChanges t = new MutationResult.TableChanges(c.inserted(), c.updated(), c.deleted());
+      tables.put(e.getKey(), t);
+      if (e.getKey().startsWith("node:")) {
+        nodes += t.total();
+      } else {
+        edges += t.total();
+      }
+    }
+    return new MutationResult(plan.queryName(), commitId, nodes, edges, tables);
+  }
+}

@@ -1,0 +1,213 @@
+package io.omnigraph.engine.concurrency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.s3.S3ProxyExtension;
+import io.omnigraph.testkit.s3.S3ProxyServer;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Concurrent writers on one graph: 8 threads sharing one handle, and separately 4 OS processes
+ * (child JVMs), on local disk and on the S3 emulator. After every run: every acknowledged load is
+ * present, every rejection is a typed conflict, no update is lost (model check in
+ * {@link ConcurrentWorkload#check}) and the commit history is one chain.
+ *
+ * <p>Each scenario runs {@code -Domnigraph.concurrency.runs=N} times (default 1); the issue's
+ * "20 runs in a row" is {@code -Domnigraph.concurrency.runs=20} (README, "Concurrent writers").
+ */
+public class ConcurrentWritersTest {
+  static final int THREADS = 8;
+  static final int PROCESSES = 4;
+  static final int OPS = 3;
+  static final int RUNS = Integer.getInteger("omnigraph.concurrency.runs", 1);
+
+  @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
+
+  @TempDir Path dir;
+
+  @TestFactory
+  Stream<DynamicTest> eightThreadsOnLocalDisk() {
+    return runs(run -> threads(dir.resolve("threads-" + run).toString(), Map.of()));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> fourProcessesOnLocalDisk() {
+    return runs(run -> processes(dir.resolve("procs-" + run).toString(), Map.of()));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> eightThreadsOnS3() {
+    return runs(run -> threads(s3Uri(), s3Options()));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> fourProcessesOnS3() {
+    return runs(run -> processes(s3Uri(), s3Options()));
+  }
+
+  interface Run {
+    void run(int n) throws Exception;
+  }
+
+  static Stream<DynamicTest> runs(Run body) {
+    return IntStream.rangeClosed(1, RUNS).mapToObj(n -> DynamicTest.dynamicTest("run " + n + " of " + RUNS,
+        () -> body.run(n)));
+  }
+
+  static String s3Uri() {
+    return "s3://" + S3.server().createBucket() + "/graphs/concurrent";
+  }
+
+  static Map<String, String> s3Options() {
+    S3ProxyServer server = S3.server();
+    return Map.of("endpoint", server.endpoint().toString(), "allow-http", "true", "path-style", "true",
+        "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
+        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
+  }
+
+  static void threads(String uri, Map<String, String> options) throws Exception {
+    Omnigraph.init(uri, ConcurrentWorkload.SCHEMA, new OpenOptions(options)).close();
+    List<ConcurrentWorkload.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+    try (Graph g = Omnigraph.open(uri, new OpenOptions(options))) {
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      CountDownLatch start = new CountDownLatch(1);
+      try {
+        List<Future<?>> writers = new ArrayList<>();
+        for (int w = 0; w < THREADS; w++) {
+          int writer = w;
+          writers.add(pool.submit(() -> {
+            start.await();
+            outcomes.addAll(ConcurrentWorkload.run(g, writer, OPS));
+            return null;
+          }));
+        }
+        start.countDown();
+        for (Future<?> f : writers) {
+          f.get(5, TimeUnit.MINUTES);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertThat(outcomes).hasSize(THREADS * OPS);
+      assertThat(ConcurrentWorkload.check(g, outcomes)).isEmpty();
+    }
+  }
+
+  static void processes(String uri, Map<String, String> options) throws Exception {
+    Omnigraph.init(uri, ConcurrentWorkload.SCHEMA, new OpenOptions(options)).close();
+    List<Process> children = new ArrayList<>();
+    List<ConcurrentWorkload.Outcome> outcomes = new ArrayList<>();
+    try {
+      List<BufferedReader> outputs = new ArrayList<>();
+      for (int w = 0; w < PROCESSES; w++) {
+        List<String> cmd = javaCommand(uri, w, options);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        Process p = pb.start();
+        children.add(p);
+        outputs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+      }
+      for (int w = 0; w < PROCESSES; w++) {
+        awaitLine(outputs.get(w), "READY", w);
+      }
+      for (Process p : children) {
+        OutputStream in = p.getOutputStream();
+        in.write('\n');
+        in.flush();
+      }
+      for (int w = 0; w < PROCESSES; w++) {
+        List<String> lines = readUntilDone(outputs.get(w), w);
+        for (String l : lines) {
+          outcomes.add(ConcurrentWorkload.Outcome.parse(l));
+        }
+        assertThat(children.get(w).waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(children.get(w).exitValue()).isZero();
+      }
+    } finally {
+      for (Process p : children) {
+        p.destroyForcibly();
+      }
+    }
+    assertThat(outcomes).hasSize(PROCESSES * OPS);
+    try (Graph g = Omnigraph.open(uri, new OpenOptions(options))) {
+      assertThat(ConcurrentWorkload.check(g, outcomes)).isEmpty();
+    }
+  }
+
+  private static void awaitLine(BufferedReader r, String expected, int writer) throws Exception {
+    StringBuilder seen = new StringBuilder();
+    for (String line; (line = r.readLine()) != null; ) {
+      if (line.equals(expected)) {
+        return;
+      }
+      seen.append(line).append('\n');
+    }
+    throw new AssertionError("writer process " + writer + " ended before " + expected + ":\n" + seen);
+  }
+
+  private static List<String> readUntilDone(BufferedReader r, int writer) throws Exception {
+    List<String> outcomes = new ArrayList<>();
+    StringBuilder seen = new StringBuilder();
+    for (String line; (line = r.readLine()) != null; ) {
+      if (line.equals("DONE")) {
+        return outcomes;
+      }
+      if (line.startsWith("ACK ") || line.startsWith("REJECT ")) {
+        outcomes.add(line);
+      } else {
+        seen.append(line).append('\n');
+      }
+    }
+    throw new AssertionError("writer process " + writer + " failed:\n" + seen);
+  }
+
+  /** A child JVM on the class path: this module's classes and every test dependency. */
+  static List<String> javaCommand(String uri, int writer, Map<String, String> options) {
+    List<String> cmd = javaCommand(ConcurrentWriterChild.class, uri, Integer.toString(writer), Integer.toString(OPS));
+    options.forEach((k, v) -> cmd.add(k + "=" + v));
+    return cmd;
+  }
+
+  /** A child JVM running {@code main} on the class path with this module's classes and test dependencies. */
+  public static List<String> javaCommand(Class<?> main, String... args) {
+    Path base = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+    List<String> cp = new ArrayList<>();
+    cp.add(base.resolve("target/test-classes").toString());
+    cp.add(base.resolve("target/classes").toString());
+    for (String prop : new String[] {"jdk.module.path", "java.class.path"}) {
+      String v = System.getProperty(prop);
+      if (v != null && !v.isBlank()) {
+        cp.add(v);
+      }
+    }
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+        "-cp", String.join(File.pathSeparator, cp), main.getName()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+}

@@ -1,0 +1,321 @@
+package io.omnigraph.engine.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kill loop (issue 7 item 7): repeatedly start a child JVM that runs one random write (loads in
+ * every mode over several tables), SIGKILL it at a random moment of the write, reopen the graph and
+ * require exactly the state before or after the write (row-level, {@link GraphModel}), an intact
+ * history (the old chain, plus the write's commit or one recovery rollback commit), an audit that
+ * says what recovery did (no row, or one RolledBack / RolledForward row for the new head commit), no
+ * leftover sidecar, and a graph that still accepts writes.
+ *
+ * <p>{@value #ITERATIONS_PROPERTY} sets the number of iterations (default {@value #DEFAULT_ITERATIONS},
+ * which runs in {@code ./mvnw verify}); {@value #SEED_PROPERTY} fixes the random seed (printed at the
+ * start, so any run can be replayed). The soak:
+ * <pre>./mvnw -B -ntp -pl modules/engine -am verify -Dtest=KillLoopTest -Dsurefire.failIfNoSpecifiedTests=false -Domnigraph.killloop.iterations=500</pre>
+ */
+class KillLoopTest {
+  static final String ITERATIONS_PROPERTY = "omnigraph.killloop.iterations";
+  static final String SEED_PROPERTY = "omnigraph.killloop.seed";
+  static final int DEFAULT_ITERATIONS = 20;
+
+  @TempDir Path tmp;
+
+  @Test
+  void aWriteKilledAtARandomMomentLeavesTheBeforeOrTheAfterState() {
+    int iterations = Integer.getInteger(ITERATIONS_PROPERTY, DEFAULT_ITERATIONS);
+    long seed = Long.getLong(SEED_PROPERTY, System.nanoTime());
+    Random random = new Random(seed);
+    System.out.println("kill loop: " + iterations + " iterations, seed " + seed + " (-D" + SEED_PROPERTY + "=" + seed
+        + " replays it)");
+    Workload workload = new Workload(random);
+    String uri = tmp.resolve("g").toString();
+    GraphModel model;
+    try (Graph g = Omnigraph.init(uri, CrashMatrixTest.SCHEMA)) {
+      CrashMatrixTest.load(g, LoadMode.OVERWRITE, CrashMatrixTest.BASE);
+      model = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+    }
+    workload.observe(model);
+    long maxWriteMillis = 600;
+    Map<String, Integer> outcomes = new LinkedHashMap<>();
+    List<String> divergences = new ArrayList<>();
+    int killed = 0;
+    for (int i = 0; i < iterations; i++) {
+      Workload.Write w = workload.next();
+      GraphModel after = model.copy().apply(w.mode(), w.ndjson());
+      List<String> beforeCommits;
+      int beforeAudit;
+      try (Graph g = Omnigraph.open(uri)) {
+        beforeCommits = CrashMatrixTest.commitIds(g);
+        beforeAudit = g.recoveries().size();
+      }
+      Path input = write(w.ndjson());
+      long delay = (long) (random.nextDouble() * maxWriteMillis * 1.2);
+      ChildJvm.Result child;
+      boolean sentKill = false;
+      long writeMillis = -1;
+      try (ChildJvm.Running r = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, Map.of(),
+          List.of(uri, "load", w.mode().wireName(), input.toString()))) {
+        awaitLine(r, CrashWriter.WRITING_MARKER);
+        sleep(delay);
+        if (r.process().isAlive()) {
+          sentKill = true;
+          child = r.kill();
+        } else {
+          child = r.await(1, TimeUnit.MINUTES);
+        }
+      }
+      for (String line : child.output().split("\n")) {
+        if (line.startsWith(CrashWriter.WROTE_MARKER)) {
+          writeMillis = Long.parseLong(line.substring(CrashWriter.WROTE_MARKER.length()).trim());
+          maxWriteMillis = Math.max(maxWriteMillis, writeMillis);
+        }
+      }
+      boolean completed = child.output().contains("committed ");
+      if (sentKill && !completed) {
+        killed++;
+      }
+      if (!completed && child.exitCode() != 137 && child.exitCode() != 0) {
+        divergences.add("iteration " + i + " (" + w.describe() + "): child exited " + child.exitCode()
+            + " without being killed:\n" + child.output());
+        break;
+      }
+      String outcome;
+      try (Graph g = Omnigraph.open(uri)) {
+        GraphModel actual = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        List<String> commits = CrashMatrixTest.commitIds(g);
+        List<io.omnigraph.api.RecoveryRecord> audit = g.recoveries();
+        List<io.omnigraph.api.RecoveryRecord> added = audit.subList(beforeAudit, audit.size());
+        boolean oneMore = commits.size() == beforeCommits.size() + 1
+            && commits.subList(1, commits.size()).equals(beforeCommits);
+        // The audit must say what recovery did: nothing, a rollback under its own commit, or a
+        // roll-forward of the write's own commit.
+        boolean auditForHead = added.size() == 1 && added.get(0).graphCommitId().equals(commits.get(0));
+        if (actual.equals(after) && oneMore && added.isEmpty()) {
+          outcome = "after";
+          model = after;
+        } else if (actual.equals(after) && oneMore && auditForHead && added.get(0).kind().equals("RolledForward")
+            && !completed) {
+          outcome = "after (RolledForward)";
+          model = after;
+        } else if (actual.equals(model) && commits.equals(beforeCommits) && added.isEmpty() && !completed) {
+          outcome = "before";
+        } else if (actual.equals(model) && oneMore && auditForHead && added.get(0).kind().equals("RolledBack")
+            && "omnigraph:recovery".equals(g.commits().get(0).actor()) && !completed) {
+          outcome = "before (RolledBack)";
+        } else {
+          divergences.add("iteration " + i + " (" + w.describe() + ", kill after " + delay + " ms, completed "
+              + completed + "): neither before [" + model.diff(actual) + "] nor after [" + after.diff(actual)
+              + "], commits " + commits + " (before " + beforeCommits + "), new audit rows " + added);
+          break;
+        }
+        List<String> sidecars = CrashMatrixTest.sidecars(uri, Map.of());
+        if (!sidecars.isEmpty()) {
+          divergences.add("iteration " + i + ": sidecars left after reopen: " + sidecars);
+          break;
+        }
+        // Nothing is wedged: a write touching every table succeeds.
+        try {
+          Workload.Write probe = workload.probe();
+          CrashMatrixTest.load(g, probe.mode(), probe.ndjson());
+          model = model.copy().apply(probe.mode(), probe.ndjson());
+        } catch (RuntimeException e) {
+          divergences.add("iteration " + i + " (" + outcome + "): the next write failed: " + e);
+          break;
+        }
+        GraphModel now = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        if (!now.equals(model)) {
+          divergences.add("iteration " + i + ": after the probe write: " + model.diff(now));
+          break;
+        }
+      }
+      outcomes.merge(outcome, 1, Integer::sum);
+      workload.observe(model);
+    }
+    System.out.println("kill loop: iterations " + iterations + ", killed mid-write " + killed + ", outcomes " + outcomes
+        + ", divergences " + divergences.size() + ", max write " + maxWriteMillis + " ms, seed " + seed);
+    assertThat(divergences).as("kill-loop divergences (seed " + seed + ")").isEmpty();
+  }
+
+  private Path write(String text) {
+    try {
+      Path p = Files.createTempFile(tmp, "input-", ".ndjson");
+      Files.writeString(p, text);
+      return p;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void awaitLine(ChildJvm.Running r, String marker) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (!r.output().contains(marker)) {
+      if (!r.process().isAlive()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("child never reached the write:\n" + r.output());
+      }
+      sleep(2);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Random valid writes over the crash schema, kept valid by observing the model after each step. */
+  static final class Workload {
+    record Write(LoadMode mode, String ndjson, String describe) {}
+
+    private final Random random;
+    private final TreeSet<String> persons = new TreeSet<>();
+    private final TreeSet<String> companies = new TreeSet<>();
+    /** Persons with an outgoing WorksAt edge (cardinality 0..1). */
+    private final TreeSet<String> employed = new TreeSet<>();
+    private int counter;
+
+    Workload(Random random) {
+      this.random = random;
+    }
+
+    void observe(GraphModel model) {
+      persons.clear();
+      companies.clear();
+      employed.clear();
+      Map<String, Map<String, String>> rows = model.rows();
+      persons.addAll(rows.getOrDefault("node:Person", Map.of()).keySet());
+      companies.addAll(rows.getOrDefault("node:Company", Map.of()).keySet());
+      for (String edge : rows.getOrDefault("edge:WorksAt", Map.of()).values()) {
+        employed.add(edge.replaceAll(".*\"from\":\"([^\"]*)\".*", "$1"));
+      }
+    }
+
+    Write next() {
+      int pick = random.nextInt(10);
+      if (pick < 5) {
+        return merge();
+      }
+      if (pick < 8) {
+        return append();
+      }
+      return overwrite();
+    }
+
+    /** A merge touching all three tables with fresh rows. */
+    Write probe() {
+      String p = "probe" + (++counter);
+      String c = "probe-co" + counter;
+      return new Write(LoadMode.MERGE, person(p, null) + company(c) + edge("pe" + counter, p, c, null), "probe");
+    }
+
+    private Write merge() {
+      StringBuilder b = new StringBuilder();
+      List<String> touched = new ArrayList<>();
+      int n = 1 + random.nextInt(4);
+      for (int i = 0; i < n; i++) {
+        String name = random.nextBoolean() && !persons.isEmpty() ? pickFrom(persons) : "m" + (++counter);
+        if (!touched.contains(name)) {
+          touched.add(name);
+          b.append(person(name, random.nextBoolean() ? random.nextInt(90) : null));
+        }
+      }
+      String co = null;
+      if (random.nextBoolean()) {
+        co = "mc" + (++counter);
+        b.append(company(co));
+      }
+      String target = co != null ? co : companies.isEmpty() ? null : pickFrom(companies);
+      if (target != null) {
+        for (String name : touched) {
+          if (!employed.contains(name) && random.nextBoolean()) {
+            b.append(edge("me" + (++counter), name, target, random.nextBoolean() ? 2000 + random.nextInt(25) : null));
+            break;
+          }
+        }
+      }
+      return new Write(LoadMode.MERGE, b.toString(), "merge " + touched.size() + " persons" + (co != null ? " +company" : ""));
+    }
+
+    private Write append() {
+      StringBuilder b = new StringBuilder();
+      int n = 1 + random.nextInt(3);
+      String first = null;
+      for (int i = 0; i < n; i++) {
+        String name = "a" + (++counter);
+        first = first == null ? name : first;
+        b.append(person(name, random.nextInt(3) == 0 ? null : random.nextInt(90)));
+      }
+      if (!companies.isEmpty() && random.nextBoolean()) {
+        b.append(edge("ae" + (++counter), first, pickFrom(companies), null));
+      }
+      return new Write(LoadMode.APPEND, b.toString(), "append " + n + " persons");
+    }
+
+    private Write overwrite() {
+      StringBuilder b = new StringBuilder();
+      int n = 1 + random.nextInt(4);
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String name = "o" + (++counter);
+        names.add(name);
+        b.append(person(name, random.nextBoolean() ? random.nextInt(90) : null));
+      }
+      if (!companies.isEmpty()) {
+        for (String name : names) {
+          if (random.nextBoolean()) {
+            b.append(edge("oe" + (++counter), name, pickFrom(companies), null));
+          }
+        }
+      }
+      // Overwriting Person replaces every person, so every edge must be replaced too: the input
+      // always carries the WorksAt table (possibly with no rows, which Lance stores as zero fragments).
+      if (!b.toString().contains("\"edge\"")) {
+        b.append(edge("oe" + (++counter), names.get(0), pickFrom(companies), null));
+      }
+      return new Write(LoadMode.OVERWRITE, b.toString(), "overwrite Person+WorksAt with " + n + " persons");
+    }
+
+    private String pickFrom(TreeSet<String> set) {
+      int k = random.nextInt(set.size());
+      return set.stream().skip(k).findFirst().orElseThrow();
+    }
+
+    private static String person(String name, Integer age) {
+      return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\"" + (age == null ? "" : ",\"age\":" + age) + "}}\n";
+    }
+
+    private static String company(String title) {
+      return "{\"type\":\"Company\",\"data\":{\"title\":\"" + title + "\"}}\n";
+    }
+
+    private static String edge(String id, String from, String to, Integer since) {
+      return "{\"edge\":\"WorksAt\",\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"data\":{\"id\":\"" + id + "\""
+          + (since == null ? "" : ",\"since\":" + since) + "}}\n";
+    }
+  }
+}
