@@ -2,6 +2,7 @@ package io.omnigraph.cli;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /** One in-process run of {@code omnigraph} with captured streams. */
@@ -14,9 +15,14 @@ public record CliRun(int exitCode, String out, String err) {
 
   /** Runs with {@code stdin} as standard input. */
   public static CliRun withStdin(byte[] stdin, String... args) {
+    return withStdin(new ByteArrayInputStream(stdin), args);
+  }
+
+  /** Runs with {@code stdin} as standard input (for example a stream that stalls mid-way). */
+  public static CliRun withStdin(InputStream stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = OmnigraphCli.execute(args, Terminal.of(new ByteArrayInputStream(stdin), out, err, false));
+    int code = OmnigraphCli.execute(args, Terminal.of(stdin, out, err, false));
     return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -42,15 +43,7 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
       description = "The NDJSON input; '-' reads standard input.")
   String data;
 
-  @Option(names = "--as", paramLabel = "<actor>", description = "Actor id recorded in the commit.")
-  String actor;
-
-  @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Commit message.")
-  String message;
-
-  @Option(names = {"--expect-head", "--if-commit"}, paramLabel = "<commit>",
-      description = "Fail with exit code 3 (precondition failed, nothing written) unless main's head is this commit.")
-  String expectHead;
+  @Mixin CommitOptions commit;
 
   @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (shown for loads over a second).")
   boolean quiet;
@@ -64,8 +57,8 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
     }
     LoadProgressListener progress =
         quiet ? LoadProgressListener.NONE : new ProgressPrinter(terminal().err(), terminal().interactive());
-    LoadOptions options = LoadOptions.defaults().withActor(actor).withMessage(message).withProgress(progress)
-        .withExpectedHead(expectHead);
+    LoadOptions options = LoadOptions.defaults().withActor(commit.actor()).withMessage(commit.message()).withProgress(progress)
+        .withExpectedHead(commit.expectHead());
     try (Graph graph = open(positional)) {
       LoadResult result = file == null
           ? graph.load(mode, terminal().stdin(), options)

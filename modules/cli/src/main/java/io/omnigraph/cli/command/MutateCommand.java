@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -60,15 +61,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
   @Option(names = "--params-file", paramLabel = "<file.json>", description = "All parameters from a JSON file.")
   Path paramsFile;
 
-  @Option(names = {"--actor", "--as"}, paramLabel = "<actor>", description = "Actor id recorded in the commit.")
-  String actor;
-
-  @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "Commit message.")
-  String message;
-
-  @Option(names = {"--expect-head", "--if-commit"}, paramLabel = "<commit>",
-      description = "Fail (exit 3, precondition failed) without writing unless main's head is this commit.")
-  String expectHead;
+  @Mixin CommitOptions commit;
 
   @Override
   public Integer call() {
@@ -95,7 +88,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
     }
     String gq = source();
     QueryParams values = params();
-    MutationOptions options = new MutationOptions(actor, message, expectHead);
+    MutationOptions options = new MutationOptions(commit.actor(), commit.message(), commit.expectHead());
     try (Graph graph = open(positionalUri)) {
       MutationResult result = graph.mutate(gq, queryName, values, options);
       print(uri, result, result.commit().flatMap(graph::commit).orElse(null));

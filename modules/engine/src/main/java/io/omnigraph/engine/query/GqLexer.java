@@ -1,16 +1,19 @@
 package io.omnigraph.engine.query;
 
+import static io.omnigraph.engine.schema.SourceScanner.isAsciiLetter;
+import static io.omnigraph.engine.schema.SourceScanner.isDigit;
+import static io.omnigraph.engine.schema.SourceScanner.quoteChar;
+
 import io.omnigraph.engine.schema.SourcePos;
+import io.omnigraph.engine.schema.SourceScanner;
 
 /**
  * On-demand tokenizer for {@code .gq} text (language.md §2.1). Whitespace, {@code // line} and
  * {@code /* block *}{@code /} comments (non-nesting) separate tokens.
  *
- * <p>Separate from the schema lexer because the token sets differ ({@code $variables}, {@code .},
- * the comparison operators, no enum-value rule), but it follows the same conventions: positions
- * are 1-based line:column in UTF-16 code units, and string literals decode {@code \"}, {@code \\},
- * {@code \n}, {@code \t}, {@code \r} while any other escaped character keeps its backslash, so the
- * two languages read the same string the same way.
+ * <p>Its own token set ({@code $variables}, {@code .}, the comparison operators, no enum-value
+ * rule) on the same {@link SourceScanner} as the schema lexer, so positions, comments, words and
+ * string literals are read the same way in both languages.
  */
 final class GqLexer {
   enum Kind {
@@ -68,115 +71,51 @@ final class GqLexer {
     }
   }
 
-  private final String src;
-  private int offset;
-  private int line = 1;
-  private int column = 1;
+  private final SourceScanner<QueryException> s;
 
   GqLexer(String src) {
-    this.src = src;
-  }
-
-  private SourcePos here() {
-    return new SourcePos(line, column);
-  }
-
-  private char peekChar(int ahead) {
-    int i = offset + ahead;
-    return i < src.length() ? src.charAt(i) : '\0';
-  }
-
-  private boolean atEnd() {
-    return offset >= src.length();
-  }
-
-  private char advance() {
-    char c = src.charAt(offset++);
-    if (c == '\n') {
-      line++;
-      column = 1;
-    } else {
-      column++;
-    }
-    return c;
-  }
-
-  private void skipTrivia() throws QueryException {
-    while (!atEnd()) {
-      char c = peekChar(0);
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f') {
-        advance();
-      } else if (c == '/' && peekChar(1) == '/') {
-        while (!atEnd() && peekChar(0) != '\n') {
-          advance();
-        }
-      } else if (c == '/' && peekChar(1) == '*') {
-        SourcePos start = here();
-        advance();
-        advance();
-        boolean closed = false;
-        while (!atEnd()) {
-          if (peekChar(0) == '*' && peekChar(1) == '/') {
-            advance();
-            advance();
-            closed = true;
-            break;
-          }
-          advance();
-        }
-        if (!closed) {
-          throw QueryException.syntax(start, "unterminated block comment (expected '*/')");
-        }
-      } else {
-        return;
-      }
-    }
+    this.s = new SourceScanner<>(src, QueryException::syntax);
   }
 
   /** @return the next token */
   Token next() throws QueryException {
-    skipTrivia();
-    SourcePos pos = here();
-    if (atEnd()) {
+    s.skipTrivia();
+    SourcePos pos = s.here();
+    if (s.atEnd()) {
       return new Token(Kind.EOF, "", pos);
     }
-    char c = peekChar(0);
+    char c = s.peek(0);
     if (isAsciiLetter(c) || c == '_') {
-      String word = word();
-      return new Token(c >= 'A' && c <= 'Z' ? Kind.TYPE_NAME : Kind.IDENT, word, pos);
+      return new Token(c >= 'A' && c <= 'Z' ? Kind.TYPE_NAME : Kind.IDENT, s.word(), pos);
     }
     if (c == '$') {
-      advance();
-      char first = peekChar(0);
+      s.advance();
+      char first = s.peek(0);
       if (!(first >= 'a' && first <= 'z') && first != '_') {
         throw QueryException.syntax(
             pos, "expected a variable name after '$' (starting with a lowercase letter or '_'), found "
-                + (atEnd() ? "end of input" : quoteChar(first)));
+                + (s.atEnd() ? "end of input" : quoteChar(first)));
       }
-      return new Token(Kind.VARIABLE, word(), pos);
+      return new Token(Kind.VARIABLE, s.word(), pos);
     }
     if (isDigit(c)) {
-      int start = offset;
-      while (!atEnd() && isDigit(peekChar(0))) {
-        advance();
+      int start = s.offset();
+      s.digits();
+      if (s.peek(0) == '.' && isDigit(s.peek(1))) {
+        s.advance();
+        s.digits();
+        return new Token(Kind.FLOAT, s.textFrom(start), pos);
       }
-      if (peekChar(0) == '.' && isDigit(peekChar(1))) {
-        advance();
-        while (!atEnd() && isDigit(peekChar(0))) {
-          advance();
-        }
-        return new Token(Kind.FLOAT, src.substring(start, offset), pos);
-      }
-      if (peekChar(0) == '.' && !isAsciiLetter(peekChar(1)) && peekChar(1) != '_') {
+      if (s.peek(0) == '.' && !isAsciiLetter(s.peek(1)) && s.peek(1) != '_') {
         throw QueryException.syntax(
-            here(), "a number needs digits after the decimal point (write '" + src.substring(start, offset) + ".0')");
+            s.here(), "a number needs digits after the decimal point (write '" + s.textFrom(start) + ".0')");
       }
-      return new Token(Kind.INTEGER, src.substring(start, offset), pos);
+      return new Token(Kind.INTEGER, s.textFrom(start), pos);
     }
     if (c == '"') {
-      return string(pos);
+      return new Token(Kind.STRING, s.stringLiteral(pos), pos);
     }
-    advance();
+    s.advance();
     return switch (c) {
       case '{' -> new Token(Kind.LBRACE, "{", pos);
       case '}' -> new Token(Kind.RBRACE, "}", pos);
@@ -191,84 +130,31 @@ final class GqLexer {
       case '.' -> new Token(Kind.DOT, ".", pos);
       case '=' -> new Token(Kind.EQ, "=", pos);
       case '!' -> {
-        if (peekChar(0) == '=') {
-          advance();
+        if (s.peek(0) == '=') {
+          s.advance();
           yield new Token(Kind.NE, "!=", pos);
         }
         throw QueryException.syntax(pos, "unexpected character '!' (did you mean '!='?)");
       }
       case '<' -> {
-        if (peekChar(0) == '=') {
-          advance();
+        if (s.peek(0) == '=') {
+          s.advance();
           yield new Token(Kind.LE, "<=", pos);
         }
         yield new Token(Kind.LT, "<", pos);
       }
       case '>' -> {
-        if (peekChar(0) == '=') {
-          advance();
+        if (s.peek(0) == '=') {
+          s.advance();
           yield new Token(Kind.GE, ">=", pos);
         }
         yield new Token(Kind.GT, ">", pos);
       }
       case '-' -> throw QueryException.syntax(
-          pos, isDigit(peekChar(0))
+          pos, isDigit(s.peek(0))
               ? "negative literals are not supported in .gq; pass the value as a parameter"
               : "unexpected character '-'");
       default -> throw QueryException.syntax(pos, "unexpected character " + quoteChar(c));
     };
-  }
-
-  private String word() {
-    int start = offset;
-    while (!atEnd() && (isAsciiLetter(peekChar(0)) || isDigit(peekChar(0)) || peekChar(0) == '_')) {
-      advance();
-    }
-    return src.substring(start, offset);
-  }
-
-  private Token string(SourcePos pos) throws QueryException {
-    advance(); // opening quote
-    StringBuilder value = new StringBuilder();
-    while (true) {
-      if (atEnd()) {
-        throw QueryException.syntax(pos, "unterminated string literal (expected closing '\"')");
-      }
-      char c = advance();
-      if (c == '"') {
-        return new Token(Kind.STRING, value.toString(), pos);
-      }
-      if (c == '\\') {
-        if (atEnd()) {
-          throw QueryException.syntax(pos, "unterminated string literal (expected closing '\"')");
-        }
-        char e = advance();
-        switch (e) {
-          case '"' -> value.append('"');
-          case '\\' -> value.append('\\');
-          case 'n' -> value.append('\n');
-          case 't' -> value.append('\t');
-          case 'r' -> value.append('\r');
-          default -> value.append('\\').append(e);
-        }
-      } else {
-        value.append(c);
-      }
-    }
-  }
-
-  private static String quoteChar(char c) {
-    if (c < 0x20 || c == 0x7f) {
-      return String.format("U+%04X", (int) c);
-    }
-    return "'" + c + "'";
-  }
-
-  private static boolean isAsciiLetter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
   }
 }

@@ -1,8 +1,12 @@
 package io.omnigraph.engine.schema;
 
+import static io.omnigraph.engine.schema.SourceScanner.isAsciiLetter;
+import static io.omnigraph.engine.schema.SourceScanner.isDigit;
+import static io.omnigraph.engine.schema.SourceScanner.quoteChar;
+
 /**
- * On-demand tokenizer for {@code .pg} text. Whitespace, {@code // line} and {@code /* block *}{@code
- * /} comments (non-nesting) separate tokens. The parser pulls tokens one at a time, which lets it
+ * On-demand tokenizer for {@code .pg} text, on a {@link SourceScanner} (positions, comments,
+ * words and string literals as in {@code .gq}). The parser pulls tokens one at a time, which lets it
  * switch to the enum-value token rule ({@code [A-Za-z0-9_-]+}) inside {@code enum(...)}, where a
  * value may start with a digit or contain {@code -}.
  */
@@ -53,109 +57,41 @@ final class PgLexer {
     }
   }
 
-  private final String src;
-  private int offset;
-  private int line = 1;
-  private int column = 1;
+  private final SourceScanner<SchemaException> s;
 
   PgLexer(String src) {
-    this.src = src;
-  }
-
-  private SourcePos here() {
-    return new SourcePos(line, column);
-  }
-
-  private char peekChar(int ahead) {
-    int i = offset + ahead;
-    return i < src.length() ? src.charAt(i) : '\0';
-  }
-
-  private boolean atEnd() {
-    return offset >= src.length();
-  }
-
-  private char advance() {
-    char c = src.charAt(offset++);
-    if (c == '\n') {
-      line++;
-      column = 1;
-    } else {
-      column++;
-    }
-    return c;
-  }
-
-  private void skipTrivia() throws SchemaException {
-    while (!atEnd()) {
-      char c = peekChar(0);
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f') {
-        advance();
-      } else if (c == '/' && peekChar(1) == '/') {
-        while (!atEnd() && peekChar(0) != '\n') {
-          advance();
-        }
-      } else if (c == '/' && peekChar(1) == '*') {
-        SourcePos start = here();
-        advance();
-        advance();
-        boolean closed = false;
-        while (!atEnd()) {
-          if (peekChar(0) == '*' && peekChar(1) == '/') {
-            advance();
-            advance();
-            closed = true;
-            break;
-          }
-          advance();
-        }
-        if (!closed) {
-          throw SchemaException.syntax(start, "unterminated block comment (expected '*/')");
-        }
-      } else {
-        return;
-      }
-    }
+    this.s = new SourceScanner<>(src, SchemaException::syntax);
   }
 
   /** @return the next token by the ordinary rules */
   Token next() throws SchemaException {
-    skipTrivia();
-    SourcePos pos = here();
-    if (atEnd()) {
+    s.skipTrivia();
+    SourcePos pos = s.here();
+    if (s.atEnd()) {
       return new Token(Kind.EOF, "", pos);
     }
-    char c = peekChar(0);
+    char c = s.peek(0);
     if (isAsciiLetter(c) || c == '_') {
-      int start = offset;
-      while (!atEnd() && (isAsciiLetter(peekChar(0)) || isDigit(peekChar(0)) || peekChar(0) == '_')) {
-        advance();
-      }
-      String word = src.substring(start, offset);
-      return new Token(c >= 'A' && c <= 'Z' ? Kind.TYPE_NAME : Kind.IDENT, word, pos);
+      return new Token(c >= 'A' && c <= 'Z' ? Kind.TYPE_NAME : Kind.IDENT, s.word(), pos);
     }
     if (isDigit(c)) {
-      int start = offset;
-      while (!atEnd() && isDigit(peekChar(0))) {
-        advance();
+      int start = s.offset();
+      s.digits();
+      if (s.peek(0) == '.' && isDigit(s.peek(1))) {
+        s.advance();
+        s.digits();
+        return new Token(Kind.FLOAT, s.textFrom(start), pos);
       }
-      if (peekChar(0) == '.' && isDigit(peekChar(1))) {
-        advance();
-        while (!atEnd() && isDigit(peekChar(0))) {
-          advance();
-        }
-        return new Token(Kind.FLOAT, src.substring(start, offset), pos);
-      }
-      if (peekChar(0) == '.' && peekChar(1) != '.') {
+      if (s.peek(0) == '.' && s.peek(1) != '.') {
         throw SchemaException.syntax(
-            here(), "a number needs digits after the decimal point (write '" + src.substring(start, offset) + ".0')");
+            s.here(), "a number needs digits after the decimal point (write '" + s.textFrom(start) + ".0')");
       }
-      return new Token(Kind.INTEGER, src.substring(start, offset), pos);
+      return new Token(Kind.INTEGER, s.textFrom(start), pos);
     }
     if (c == '"') {
-      return string(pos);
+      return new Token(Kind.STRING, s.stringLiteral(pos), pos);
     }
-    advance();
+    s.advance();
     return switch (c) {
       case '{' -> new Token(Kind.LBRACE, "{", pos);
       case '}' -> new Token(Kind.RBRACE, "}", pos);
@@ -169,15 +105,15 @@ final class PgLexer {
       case '@' -> new Token(Kind.AT, "@", pos);
       case '=' -> new Token(Kind.EQUALS, "=", pos);
       case '-' -> {
-        if (peekChar(0) == '>') {
-          advance();
+        if (s.peek(0) == '>') {
+          s.advance();
           yield new Token(Kind.ARROW, "->", pos);
         }
         yield new Token(Kind.MINUS, "-", pos);
       }
       case '.' -> {
-        if (peekChar(0) == '.') {
-          advance();
+        if (s.peek(0) == '.') {
+          s.advance();
           yield new Token(Kind.DOTDOT, "..", pos);
         }
         throw SchemaException.syntax(pos, "unexpected character '.' (a number needs digits before the decimal point)");
@@ -188,63 +124,16 @@ final class PgLexer {
 
   /** @return the next token by the enum-value rule {@code [A-Za-z0-9_-]+}, or a punctuation token */
   Token nextEnumValue() throws SchemaException {
-    skipTrivia();
-    SourcePos pos = here();
-    int start = offset;
-    while (!atEnd() && isEnumValueChar(peekChar(0))) {
-      advance();
+    s.skipTrivia();
+    SourcePos pos = s.here();
+    int start = s.offset();
+    while (!s.atEnd() && isEnumValueChar(s.peek(0))) {
+      s.advance();
     }
-    if (offset > start) {
-      return new Token(Kind.ENUM_VALUE, src.substring(start, offset), pos);
+    if (s.offset() > start) {
+      return new Token(Kind.ENUM_VALUE, s.textFrom(start), pos);
     }
     return next();
-  }
-
-  private Token string(SourcePos pos) throws SchemaException {
-    advance(); // opening quote
-    StringBuilder value = new StringBuilder();
-    while (true) {
-      if (atEnd()) {
-        throw SchemaException.syntax(pos, "unterminated string literal (expected closing '\"')");
-      }
-      char c = advance();
-      if (c == '"') {
-        return new Token(Kind.STRING, value.toString(), pos);
-      }
-      if (c == '\\') {
-        if (atEnd()) {
-          throw SchemaException.syntax(pos, "unterminated string literal (expected closing '\"')");
-        }
-        char e = advance();
-        // Known escapes are decoded; any other escaped character keeps its backslash, so regular
-        // expressions such as "\d+" in @check can be written without doubling.
-        switch (e) {
-          case '"' -> value.append('"');
-          case '\\' -> value.append('\\');
-          case 'n' -> value.append('\n');
-          case 't' -> value.append('\t');
-          case 'r' -> value.append('\r');
-          default -> value.append('\\').append(e);
-        }
-      } else {
-        value.append(c);
-      }
-    }
-  }
-
-  private static String quoteChar(char c) {
-    if (c < 0x20 || c == 0x7f) {
-      return String.format("U+%04X", (int) c);
-    }
-    return "'" + c + "'";
-  }
-
-  private static boolean isAsciiLetter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
   }
 
   private static boolean isEnumValueChar(char c) {

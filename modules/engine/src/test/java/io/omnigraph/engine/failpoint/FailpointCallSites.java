@@ -23,7 +23,7 @@ public final class FailpointCallSites {
   private static final Pattern HIT = Pattern.compile("\\bhit\\s*\\(\\s*([^)]*?)\\s*\\)");
   /** An argument that names a constant: {@code Failpoints.NAME} or a statically imported {@code NAME}. */
   private static final Pattern CONSTANT = Pattern.compile("(Failpoints\\s*\\.\\s*)?([A-Z][A-Z0-9_]*)");
-  private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
+  private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\]++|\\\\.)*+)\"");
 
   private FailpointCallSites() {}
 
