@@ -31,6 +31,13 @@ import java.util.Objects;
  * manifest cut (execute every statement into a {@link MutationStaging}, validate, stage one
  * transaction per changed table; no HEAD moves), then hand the staged effects to the shared write
  * seam, which commits them and publishes one graph commit.
+ *
+ * <p>Optimistic concurrency (seed, "Mutation/load coarse OCC"): the attempt's {@link WriteToken}
+ * is captured with the cut and compared again inside the effect window. When another write
+ * published in between, an insert-only mutation re-prepares ({@link StaleAttempt#withReprepare});
+ * one with an update or a delete is ReadSetChanged (409). A strict insert (unkeyed node, edge) of
+ * an id that exists, including one a concurrent writer just inserted, is KeyConflict (409) and never
+ * an upsert. An expected head that does not hold is PreconditionFailed (412).
  */
 final class GraphMutation {
   private final LanceGraph graph;
