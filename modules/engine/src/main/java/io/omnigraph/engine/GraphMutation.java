@@ -4,7 +4,6 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
-import io.omnigraph.api.PreconditionFailedException;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.engine.exec.CommittedSource;
 import io.omnigraph.engine.exec.MutationExecutor;
@@ -19,6 +18,8 @@ import io.omnigraph.engine.query.QueryException;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.engine.write.WriteToken;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,13 @@ import java.util.Objects;
  * manifest cut (execute every statement into a {@link MutationStaging}, validate, stage one
  * transaction per changed table; no HEAD moves), then hand the staged effects to the shared write
  * seam, which commits them and publishes one graph commit.
+ *
+ * <p>Optimistic concurrency (seed, "Mutation/load coarse OCC"): the attempt's {@link WriteToken}
+ * is captured with the cut and compared again inside the effect window. When another write
+ * published in between, an insert-only mutation re-prepares ({@link StaleAttempt#withReprepare});
+ * one with an update or a delete is ReadSetChanged (409). A strict insert (unkeyed node, edge) of
+ * an id that exists, including one a concurrent writer just inserted, is KeyConflict (409) and never
+ * an upsert. An expected head that does not hold is PreconditionFailed (412).
  */
 final class GraphMutation {
   private final LanceGraph graph;
@@ -96,23 +104,51 @@ final class GraphMutation {
     return io.omnigraph.engine.query.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
   }
 
+  /**
+   * Runs the plan: prepare → effect → publish. An insert-only mutation re-prepares the whole
+   * attempt (up to {@value StaleAttempt#MAX_PRE_EFFECT_REPREPARES} times, with the same bound
+   * parameters and {@code now()}) when another write published between its preparation and its
+   * effects; a mutation with an update or a delete then fails with ReadSetChanged (409). An expected
+   * head ({@link MutationOptions#expectedHead()}) that does not hold, at preparation or inside the
+   * effect window, is PreconditionFailed (412), never a re-prepare.
+   */
   MutationResult run(MutationPlan plan) {
-    ManifestState state = graph.state();
-    String head = state.graphHeads().get("main");
-    if (options.expectedHead() != null && !options.expectedHead().equals(head)) {
-      throw new PreconditionFailedException("main's head is " + head + ", not the expected " + options.expectedHead()
-          + "; nothing was written", new ErrorDetail.PreconditionFailure("main", options.expectedHead(), head));
+    GraphWrite.OnMovement onMovement = insertOnly(plan)
+        ? GraphWrite.OnMovement.REPREPARE : GraphWrite.OnMovement.READ_SET_CHANGED;
+    return StaleAttempt.withReprepare(() -> attempt(plan, onMovement));
+  }
+
+  /**
+   * Whether a plan may re-prepare after unrelated movement: only inserts (keyed upserts included),
+   * whose outcome does not depend on which committed rows an earlier read matched. Updates and
+   * deletes act on a match set that the movement may have changed.
+   */
+  static boolean insertOnly(MutationPlan plan) {
+    for (MutationPlan.Statement s : plan.statements()) {
+      if (!(s instanceof MutationPlan.Statement.InsertNode) && !(s instanceof MutationPlan.Statement.InsertEdge)) {
+        return false;
+      }
     }
+    return true;
+  }
+
+  /** One attempt from a fresh manifest state. */
+  private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
+    ManifestState state = graph.state();
+    WriteToken token = WriteToken.capture(state, graph.compiledSchema().ir().hash());
+    token.requireHead(options.expectedHead());
     try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
-        MutationStaging staging = new MutationStaging(graph.compiledSchema(), graph.tables(), source(committed))) {
+        MutationStaging staging = new MutationStaging(graph.compiledSchema(), graph.tables(), source(committed),
+            graph.newRowId)) {
       MutationExecutor.execute(plan, staging);
       List<TableEffect> effects = staging.stageAll();
       if (effects.isEmpty()) {
         return result(plan, staging.counts(), null);
       }
+      graph.beforeEffectWindow.run();
       GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
           new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, options.actor(), options.message(),
-              java.util.Optional.ofNullable(head), effects));
+              token.head(), effects, onMovement, options.expectedHead()));
       return result(plan, staging.counts(), outcome.commitId());
     }
   }

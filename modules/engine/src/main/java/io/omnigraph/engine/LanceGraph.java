@@ -64,6 +64,8 @@ final class LanceGraph implements Graph {
   private volatile boolean closed;
   /** Test seam: runs in every write attempt after preparation, right before the effect window. */
   volatile Runnable beforeEffectWindow = () -> { };
+  /** Test seam: mints the id of every unkeyed node and edge a mutation inserts (fresh ULIDs). */
+  volatile java.util.function.Supplier<String> newRowId = io.omnigraph.engine.schema.Ulid::generate;
 
   LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
     this.root = Objects.requireNonNull(root);

@@ -16,7 +16,6 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.SourcePos;
-import io.omnigraph.engine.schema.Ulid;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -98,13 +97,13 @@ public final class MutationExecutor {
           + String.join(", ", s.embedTargets()) + " explicitly",
           validation(s.pos(), s.embedTargets().get(0), "embedding_unavailable"));
     }
-    String id = s.keyId(staging.schema()).orElseGet(Ulid::generate);
+    String id = s.keyId(staging.schema()).orElseGet(staging::newId);
     staging.pending(s.type()).put(id, null, null, new ArrayList<>(s.values().values()), s.pos());
     staging.recordInsert(s.tableKey(), id, s.upsert());
   }
 
   private void insertEdge(Statement.InsertEdge s) {
-    String id = Ulid.generate();
+    String id = staging.newId();
     staging.pending(s.type()).put(id, s.from(), s.to(), new ArrayList<>(s.values().values()), s.pos());
     staging.recordInsert(s.tableKey(), id, false);
   }

@@ -50,10 +50,13 @@ public final class MutationStaging implements AutoCloseable {
   private final CompiledSchema schema;
   private final TableStore tables;
   private final CommittedSource committed;
+  private final java.util.function.Supplier<String> newIds;
   private final Map<String, TableEntry> firstTouch = new LinkedHashMap<>();
   private final Map<String, PendingTable> pending = new LinkedHashMap<>();
   /** Ids the query's inserts wrote (possibly replacing a committed row), per table. */
   private final Map<String, Set<String>> inserted = new HashMap<>();
+  /** Ids the query's strict inserts wrote (never allowed to replace a row), per table. */
+  private final Map<String, Set<String>> strictInserted = new HashMap<>();
   /** Committed ids the query's updates changed (and that no insert of this query wrote first). */
   private final Map<String, Set<String>> updated = new HashMap<>();
   /** Tables whose pending rows include an upsert or update (staged as UPSERT, not STRICT_INSERT). */
@@ -69,9 +72,27 @@ public final class MutationStaging implements AutoCloseable {
    * @param committed the manifest cut every read of this attempt comes from
    */
   public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed) {
+    this(schema, tables, committed, io.omnigraph.engine.schema.Ulid::generate);
+  }
+
+  /**
+   * @param schema the graph's schema
+   * @param tables the table gateway
+   * @param committed the manifest cut every read of this attempt comes from
+   * @param newIds mints the id of every unkeyed node and every edge this attempt inserts (fresh
+   *     ULIDs; tests supply chosen ids to exercise the strict-insert conflict rules)
+   */
+  public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed,
+      java.util.function.Supplier<String> newIds) {
     this.schema = schema;
     this.tables = tables;
     this.committed = committed;
+    this.newIds = java.util.Objects.requireNonNull(newIds, "newIds");
+  }
+
+  /** @return a fresh id for a strict insert (an unkeyed node or an edge) */
+  String newId() {
+    return newIds.get();
   }
 
   CompiledSchema schema() {
@@ -120,11 +141,21 @@ public final class MutationStaging implements AutoCloseable {
 
   // ---------------------------------------------------------------- writes
 
-  /** An insert wrote {@code id}; {@code upsert} when it may replace a committed row. */
+  /**
+   * An insert wrote {@code id}; {@code upsert} when it may replace a committed row. A strict insert
+   * is never allowed to replace anything: an id this query already wrote is a KeyConflict here, an
+   * id committed in the table is one at the latest when the table is staged.
+   *
+   * @throws io.omnigraph.api.ConflictException a strict insert of an id this query already wrote
+   */
   void recordInsert(String tableKey, String id, boolean upsert) {
-    inserted.computeIfAbsent(tableKey, k -> new LinkedHashSet<>()).add(id);
+    if (!inserted.computeIfAbsent(tableKey, k -> new LinkedHashSet<>()).add(id) && !upsert) {
+      throw TableStore.keyConflict(tableKey, List.of(id), "inserted twice by this mutation");
+    }
     if (upsert) {
       upserting.add(tableKey);
+    } else {
+      strictInserted.computeIfAbsent(tableKey, k -> new LinkedHashSet<>()).add(id);
     }
     Set<String> u = updated.get(tableKey);
     if (u != null) {
@@ -404,6 +435,9 @@ public final class MutationStaging implements AutoCloseable {
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;
+        if (mode == KeyedWriteMode.UPSERT) {
+          requireStrictIdsAbsent(key, snapshot);
+        }
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
           out.add(new TableEffect(spec, entry, snapshot, tables.stageKeyedWrite(snapshot, key, batch, mode)));
         }
@@ -416,6 +450,25 @@ public final class MutationStaging implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * A table staged as an upsert (because an update rewrote some of its rows) may also hold rows
+   * that strict inserts wrote; the upsert would silently replace a committed row with such an id,
+   * so those ids are probed first (the strict-insert staging of {@link TableStore} probes the
+   * others).
+   *
+   * @throws io.omnigraph.api.ConflictException KeyConflict naming the table and the existing ids
+   */
+  private void requireStrictIdsAbsent(String key, TableSnapshot snapshot) {
+    Set<String> strict = strictInserted.get(key);
+    if (strict == null || strict.isEmpty()) {
+      return;
+    }
+    List<String> existing = tables.existingIds(snapshot, strict);
+    if (!existing.isEmpty()) {
+      throw TableStore.keyConflict(key, existing, "already exists");
+    }
   }
 
   static ResourceLimitException limit(String resource, long limit, long actual) {

@@ -406,8 +406,9 @@ public final class GraphWrite {
 
   /**
    * The effect-free finalizer: a table commit was refused before any of this write's effects
-   * landed. Strict-insert ids are probed against fresh manifest-visible state: an exact match is
-   * KeyConflict. Otherwise the attempt is stale (re-prepare) or ReadSetChanged.
+   * landed. A caller head expectation that no longer holds is PreconditionFailed. Strict-insert ids
+   * are probed against fresh manifest-visible state: an exact match is KeyConflict. Otherwise the
+   * attempt is stale (re-prepare) or ReadSetChanged.
    */
   private RuntimeException effectFree(Intent intent, TableEffect failed, RetryableCommitConflict cause) {
     String key = failed.spec().tableKey();
@@ -415,6 +416,11 @@ public final class GraphWrite {
         + " first; nothing was written", new ErrorDetail.ReadSetConflict("table_head:" + key,
             Long.toString(failed.published().version()), null), cause);
     ManifestState fresh = null;
+    if (intent.callerExpectedHead() != null) {
+      // The caller's expectation is terminal: a refusal caused by a head that moved is 412, not 409.
+      fresh = authority.freshState();
+      WriteToken.capture(fresh, authority.schemaIdentity()).requireHead(intent.callerExpectedHead());
+    }
     for (TableEffect e : intent.effects()) {
       if (e.staged().kind() != StagedWrite.Kind.STRICT_INSERT || e.staged().ids().isEmpty()) {
         continue;
