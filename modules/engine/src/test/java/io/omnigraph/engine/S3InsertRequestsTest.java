@@ -56,7 +56,7 @@ class S3InsertRequestsTest {
         System.out.println("S3 requests per 1-row insert: " + requests.size() + " " + byKind);
         assertThat(requests).allMatch(r -> r.status() < 500);
         assertThat(requests.stream().filter(r -> r.path().endsWith("/" + io.omnigraph.engine.write.WriteLease.PATH)))
-            .extracting(RecordedRequest::method).containsExactly("GET", "PUT", "PUT");
+            .extracting(RecordedRequest::method).containsExactly("PUT", "PUT"); // IfMatch on the version the warm-up released, then release
         assertThat(requests.size()).isLessThan(200);
       }
     }
