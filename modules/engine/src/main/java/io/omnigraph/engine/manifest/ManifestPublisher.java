@@ -6,6 +6,7 @@ import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.table.VersionStamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -119,12 +120,12 @@ public final class ManifestPublisher {
         ManifestStore.assemble(snapshot.version() + 1, folded);
         beforeMerge.run();
         Failpoints.hit(Failpoints.PUBLISH_BEFORE);
-        long version;
+        VersionStamp committed;
         try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
             snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
-          version = tables.mergeRowsOnKey(snapshot, ManifestStore.PATH, "object_id", root);
+          committed = tables.mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
         }
-        Failpoints.hit(Failpoints.PUBLISH_AFTER);
+        long version = committed.version();
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
         Map<String, TableEntry> published = new TreeMap<>(state.tables());
@@ -135,7 +136,11 @@ public final class ManifestPublisher {
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
         heads.put("main", l.commitId());
-        return new ManifestState(version, published, heads, commits);
+        ManifestState after = new ManifestState(version, published, heads, commits);
+        // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
+        manifest.published(committed, after);
+        Failpoints.hit(Failpoints.PUBLISH_AFTER);
+        return after;
       } catch (RetryableCommitConflict e) {
         last = e;
       }

@@ -254,10 +254,10 @@ public final class GraphWrite {
     Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
     for (TableEffect e : intent.effects()) {
       String key = e.spec().tableKey();
-      long version;
+      TableSnapshot after;
       try {
         Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
-        version = tables.commitStaged(e.snapshot(), e.staged());
+        after = tables.commitStagedAndOpen(e.snapshot(), e.staged());
       } catch (RetryableCommitConflict ex) {
         // Lance refused the commit: nothing of this table landed.
         if (landed.isEmpty()) {
@@ -275,8 +275,10 @@ public final class GraphWrite {
         throw partial(commitId, landed, key, ex);
       }
       landed.add(key);
+      long version = after.version();
       long rows;
-      try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
+      // The row count is read from the handle the commit returned: no second open of the new version.
+      try (after) {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
         rows = tables.countRows(after);
       } catch (OmnigraphException ex) {
