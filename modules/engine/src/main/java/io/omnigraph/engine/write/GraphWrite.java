@@ -177,21 +177,22 @@ public final class GraphWrite {
    */
   public Outcome commitAndPublish(Intent intent) {
     try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
-        + ProcessHandle.current().pid())) {
-      revalidate(intent);
+        + ProcessHandle.current().pid());
+        ManifestPublisher.Base fresh = publisher.openBase()) {
+      revalidate(intent, fresh.state());
       for (TableEffect e : intent.effects()) {
         requireHeadAtPin(e);
       }
       window.checkValid();
-      return effectsAndPublish(intent);
+      return effectsAndPublish(intent, fresh);
     }
   }
 
-  /** The token check inside the effect window, before any effect. */
-  private void revalidate(Intent intent) {
+  /** The token check inside the effect window, before any effect, against the manifest read inside it. */
+  private void revalidate(Intent intent, ManifestState fresh) {
     String schema = authority.schemaIdentity();
     WriteToken prepared = new WriteToken(WriteToken.MAIN, intent.expectedHead(), schema);
-    WriteToken now = WriteToken.capture(authority.freshState(), schema);
+    WriteToken now = WriteToken.capture(fresh, schema);
     now.requireHead(intent.callerExpectedHead());
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
@@ -204,7 +205,7 @@ public final class GraphWrite {
     }
   }
 
-  private Outcome effectsAndPublish(Intent intent) {
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh) {
     Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     Map<String, Long> phases = new LinkedHashMap<>();
@@ -223,8 +224,9 @@ public final class GraphWrite {
     ManifestState state;
     try {
       Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
+      // The first attempt is based on the manifest version the token was revalidated against.
       state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
-          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), nowMicros())));
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), nowMicros())), fresh);
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
         throw e;

@@ -239,4 +239,31 @@ class ManifestPublisherTest {
       assertThat(seen.tables()).containsOnlyKeys("node:Person");
     }
   }
+
+  @Test
+  void aFirstBaseThatWentStaleLosesItsMergeAndTheRetryChecksTheLatestVersion() {
+    genesis();
+    ManifestPublisher publisher = new ManifestPublisher(tables, store);
+    try (ManifestPublisher.Base base = publisher.openBase()) {
+      assertThat(base.state().graphHeads()).containsEntry("main", "GENESIS");
+      new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+      assertThatThrownBy(() -> publisher.publish(new PublishRequest(List.of(), Map.of(), Optional.of("GENESIS"),
+          new LineageIntent("C2", null, null, 30)), base))
+          .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+              new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "C1")));
+    }
+    assertThat(read().graphHeads()).containsEntry("main", "C1");
+    assertThat(read().manifestVersion()).isEqualTo(2);
+  }
+
+  @Test
+  void aCurrentFirstBaseIsPublishedOnWithoutReopening() {
+    genesis();
+    ManifestPublisher publisher = new ManifestPublisher(tables, store);
+    try (ManifestPublisher.Base base = publisher.openBase()) {
+      ManifestState after = publisher.publish(personTo(1, 2, Optional.of("GENESIS"), "C1"), base);
+      assertThat(after.manifestVersion()).isEqualTo(base.snapshot().version() + 1);
+      assertThat(read()).isEqualTo(after);
+    }
+  }
 }
