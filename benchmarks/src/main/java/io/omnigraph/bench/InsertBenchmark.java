@@ -4,7 +4,11 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.PreparedMutation;
+import io.omnigraph.api.QueryParams;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,11 +31,14 @@ import org.lance.WriteParams;
  * table already holds {@code --base} rows (default 100,000), against raw lance-java appending the
  * same rows to a dataset of the same size with one commit ({@code Dataset.write} in APPEND mode), in
  * the same JVM and the same run, interleaved operation by operation (engine, raw, engine, ...) so
- * both see the same machine state. Until the {@code .gq} mutation executor is on main, the engine
- * insert is {@code Graph.load(APPEND)} of the rows, which runs the same prepare → effect window →
- * publish path (strict insert with id probe, write lease, exact commit, manifest CAS).
+ * both see the same machine state. The engine insert is a {@code .gq} insert mutation
+ * ({@code --engine mutate}, the default: one prepared query with one {@code insert Item} statement
+ * per row, run through {@code Graph.mutate}; {@code Item} is keyed, so each insert is an upsert by
+ * id whose probe finds nothing) or {@code Graph.load(APPEND)} of the same rows ({@code --engine
+ * load}: a strict insert with its KeyConflict probe). Both run prepare → effect window → publish
+ * (write lease, token revalidation, exact commit, manifest CAS).
  *
- * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench-insert -DskipTests [-Dbench.insert.args="--base 100000 --ops 100"]</pre>
+ * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench-insert -DskipTests [-Dbench.insert.args="--base 100000 --ops 100 --engine mutate"]</pre>
  *
  * Prints p50 and p99 per implementation and size and the p50 ratio engine/raw.
  */
@@ -40,17 +47,23 @@ public final class InsertBenchmark {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = new LinkedHashMap<>(Map.of("--base", "100000", "--ops", "100", "--warmup", "20",
-        "--sizes", "1,100", "--work", "target/bench-work"));
+        "--sizes", "1,100", "--work", "target/bench-work", "--engine", "mutate"));
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
     }
     int base = Integer.parseInt(a.get("--base"));
     int ops = Integer.parseInt(a.get("--ops"));
     int warmup = Integer.parseInt(a.get("--warmup"));
+    boolean mutate = switch (a.get("--engine")) {
+      case "mutate" -> true;
+      case "load" -> false;
+      default -> throw new IllegalArgumentException("--engine must be mutate or load, not " + a.get("--engine"));
+    };
     Path work = Path.of(a.get("--work")).resolve("insert");
     deleteTree(work);
     Files.createDirectories(work);
     List<String> report = new ArrayList<>();
+    System.out.println("engine insert: " + (mutate ? "Graph.mutate (.gq insert of keyed Item rows)" : "Graph.load(APPEND)"));
     report.add("| rows per insert | base rows | ops | engine p50 ms | engine p99 ms | raw p50 ms | raw p99 ms | p50 ratio | engine phases (p50 ms) |");
     report.add("|---|---|---|---|---|---|---|---|---|");
     try (BufferAllocator allocator = new RootAllocator();
@@ -64,11 +77,12 @@ public final class InsertBenchmark {
       long next = base;
       for (String s : a.get("--sizes").split(",")) {
         int size = Integer.parseInt(s.trim());
+        PreparedMutation query = mutate ? g.prepareMutation(insertQuery(size), "add") : null;
         long[] engine = new long[ops];
         long[] lance = new long[ops];
         Map<String, long[]> phases = new LinkedHashMap<>();
         for (int i = -warmup; i < ops; i++) {
-          LoadResult result = engineInsert(g, next, size);
+          LoadResult result = mutate ? engineMutate(g, query, next, size) : engineInsert(g, next, size);
           long e = result.phaseNanos().getOrDefault("total", 0L);
           next += size;
           long r = rawAppend(allocator, raw, next, size);
@@ -106,6 +120,38 @@ public final class InsertBenchmark {
     Map<String, Long> phases = new LinkedHashMap<>(r.phaseNanos());
     phases.put("total", total);
     return new LoadResult(r.commitId(), r.mode(), r.rowsRead(), r.rowsByTable(), phases);
+  }
+
+  /** @return a query {@code add} inserting {@code rows} Item nodes, row r from parameters {@code $s<r>, $q<r>, $p<r>, $l<r>} */
+  static String insertQuery(int rows) {
+    StringBuilder params = new StringBuilder();
+    StringBuilder body = new StringBuilder();
+    for (int r = 0; r < rows; r++) {
+      params.append(r == 0 ? "" : ", ").append("$s").append(r).append(": String, $q").append(r).append(": I64, $p")
+          .append(r).append(": F64, $l").append(r).append(": String");
+      body.append("  insert Item { sku: $s").append(r).append(", qty: $q").append(r).append(", price: $p").append(r)
+          .append(", label: $l").append(r).append(" }\n");
+    }
+    return "query add(" + params + ") {\n" + body + "}\n";
+  }
+
+  /** @return the mutation's wall time as a result with the single phase {@code total} (a mutation reports no phases) */
+  private static LoadResult engineMutate(Graph g, PreparedMutation query, long from, int count) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (int r = 0; r < count; r++) {
+      long i = from + r;
+      values.put("s" + r, BenchData.sku(i));
+      values.put("q" + r, BenchData.qty(i));
+      values.put("p" + r, BenchData.price(i));
+      values.put("l" + r, BenchData.label(i));
+    }
+    long t0 = System.nanoTime();
+    MutationResult m = g.mutate(query, QueryParams.of(values), MutationOptions.defaults());
+    long total = System.nanoTime() - t0;
+    if (m.commitId() == null || m.affectedNodes() != count) {
+      throw new IllegalStateException("insert mutation of " + count + " rows changed " + m.affectedNodes());
+    }
+    return new LoadResult(m.commitId(), LoadMode.APPEND, count, Map.of("node:Item", (long) count), Map.of("total", total));
   }
 
   private static long rawAppend(BufferAllocator allocator, String uri, long from, int count) {

@@ -6,6 +6,7 @@ import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.table.VersionStamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,17 +80,62 @@ public final class ManifestPublisher {
   }
 
   /**
-   * Publishes {@code request}.
+   * The latest manifest version, opened, with its state: what a writer checks its token against
+   * inside its effect window and then hands to {@link #publish(PublishRequest, Base)} as the first
+   * attempt's base, so the manifest is opened once per write instead of twice. Close it after the
+   * publish.
+   *
+   * @param snapshot the opened manifest version
+   * @param state its state
+   */
+  public record Base(TableSnapshot snapshot, ManifestState state) implements AutoCloseable {
+    @Override
+    public void close() {
+      snapshot.close();
+    }
+  }
+
+  /** @return the latest manifest version and its state (the caller closes it) */
+  public Base openBase() {
+    TableSnapshot s = manifest.openLatest();
+    try {
+      return new Base(s, manifest.read(s));
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Publishes {@code request}; every attempt opens the latest manifest.
    *
    * @return the state after the publish, folded in memory (no re-scan)
    * @throws ConflictException a changed head ({@link ErrorDetail.ReadSetConflict}), a moved table
    *     version ({@link ErrorDetail.PublishedVersionConflict}), or the retry budget exhausted
    */
   public ManifestState publish(PublishRequest request) {
+    return publish(request, null);
+  }
+
+  /**
+   * Publishes {@code request}, the first attempt on {@code first} (a manifest version opened
+   * earlier, e.g. inside the writer's effect window) instead of a new open. That is as safe as a
+   * fresh open: the attempt checks every expectation against {@code first}'s state, and its merge
+   * is based on {@code first}'s version, so if anything published since, the merge is refused as
+   * contended and the next attempt opens and checks the latest version. {@code first} stays open
+   * (the caller closes it).
+   *
+   * @param first the first attempt's base, or {@code null} to open the latest
+   * @return the state after the publish, folded in memory (no re-scan)
+   * @throws ConflictException as {@link #publish(PublishRequest)}
+   */
+  public ManifestState publish(PublishRequest request, Base first) {
     RetryableCommitConflict last = null;
     for (int attempt = 0; attempt <= RETRY_BUDGET; attempt++) {
-      try (TableSnapshot snapshot = manifest.openLatest()) {
-        ManifestState state = manifest.read(snapshot);
+      Base given = attempt == 0 ? first : null;
+      try (TableSnapshot opened = given == null ? manifest.openLatest() : null) {
+        TableSnapshot snapshot = given == null ? opened : given.snapshot();
+        ManifestState state = given == null ? manifest.read(snapshot) : given.state();
         check(request, state);
         List<ManifestRow> rows = new ArrayList<>();
         Map<String, Long> pins = new TreeMap<>();
@@ -119,12 +165,12 @@ public final class ManifestPublisher {
         ManifestStore.assemble(snapshot.version() + 1, folded);
         beforeMerge.run();
         Failpoints.hit(Failpoints.PUBLISH_BEFORE);
-        long version;
+        VersionStamp committed;
         try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
             snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
-          version = tables.mergeRowsOnKey(snapshot, ManifestStore.PATH, "object_id", root);
+          committed = tables.mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
         }
-        Failpoints.hit(Failpoints.PUBLISH_AFTER);
+        long version = committed.version();
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
         Map<String, TableEntry> published = new TreeMap<>(state.tables());
@@ -135,7 +181,11 @@ public final class ManifestPublisher {
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
         heads.put("main", l.commitId());
-        return new ManifestState(version, published, heads, commits);
+        ManifestState after = new ManifestState(version, published, heads, commits);
+        // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
+        manifest.published(committed, after);
+        Failpoints.hit(Failpoints.PUBLISH_AFTER);
+        return after;
       } catch (RetryableCommitConflict e) {
         last = e;
       }

@@ -11,6 +11,7 @@ import io.omnigraph.api.UnsupportedStorageVersionException;
 import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.table.VersionStamp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,15 @@ public final class ManifestStore {
 
   private final TableStore tables;
   private final LanceLocation location;
+  /**
+   * The last state this store read or published, with the stamp of the manifest version it is the
+   * state of. A Lance version never changes, so a read of a snapshot with the same stamp is served
+   * from here instead of scanning the manifest again (every write reads the latest manifest three
+   * times: capture, revalidation, the publisher's check).
+   */
+  private volatile Known known;
+
+  private record Known(VersionStamp stamp, ManifestState state) {}
 
   /**
    * @param tables the table gateway
@@ -133,14 +143,41 @@ public final class ManifestStore {
   }
 
   /**
-   * Scans one manifest version and assembles its visible state (engine.md section 1.6).
+   * The visible state of one manifest version (engine.md section 1.6). When this store last read or
+   * published exactly that version (same {@link VersionStamp}), the state is returned without a scan;
+   * otherwise the version is scanned and assembled.
    *
    * @throws InternalErrorException when the rows violate an invariant (a corrupted manifest)
    */
   public ManifestState read(TableSnapshot manifest) {
+    VersionStamp stamp = manifest.stamp();
+    Known k = known;
+    if (k != null && k.stamp().equals(stamp)) {
+      return k.state();
+    }
+    ManifestState state = scan(manifest);
+    known = new Known(stamp, state);
+    return state;
+  }
+
+  /** Scans one manifest version and assembles its visible state, never from the cache. */
+  ManifestState scan(TableSnapshot manifest) {
     List<ManifestRow> rows = new ArrayList<>();
     tables.scan(manifest, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
     return assemble(manifest.version(), rows);
+  }
+
+  /**
+   * Records the state of a version this process just committed: the publisher's in-memory fold of
+   * the version its merge was based on plus the rows it merged, valid because the merge landed at
+   * exactly base + 1 (engine.md 2.2 step 9: the returned state is the fold, no re-scan).
+   */
+  void published(VersionStamp stamp, ManifestState state) {
+    if (stamp.version() != state.manifestVersion()) {
+      throw new IllegalArgumentException("state of manifest version " + state.manifestVersion()
+          + " recorded for version " + stamp.version());
+    }
+    known = new Known(stamp, state);
   }
 
   static ManifestState assemble(long manifestVersion, List<ManifestRow> rows) {

@@ -28,6 +28,12 @@ public final class TableSnapshot implements AutoCloseable {
     return dataset.version();
   }
 
+  /** @return the pinned version's identity (number and commit time), read from the open manifest without I/O */
+  public VersionStamp stamp() {
+    java.time.Instant at = dataset.getVersion().getDataTime().toInstant();
+    return new VersionStamp(dataset.version(), at.getEpochSecond() * 1_000_000_000L + at.getNano());
+  }
+
   /** @return the schema-level metadata of the pinned version */
   public Map<String, String> schemaMetadata() {
     Map<String, String> m = dataset.getSchema().getCustomMetadata();

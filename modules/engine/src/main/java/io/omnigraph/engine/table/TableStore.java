@@ -72,11 +72,19 @@ public final class TableStore implements AutoCloseable {
   private static final String ID = "id";
 
   private final BufferAllocator allocator;
+  /**
+   * One Lance session for every dataset this store opens: its metadata and index caches (manifests,
+   * file footers, index pages, all immutable objects) then survive from one open to the next, so
+   * re-reading a table or {@code __manifest} at a newer version does not fetch again what an
+   * earlier version already read.
+   */
+  private final org.lance.Session session;
 
   /** Prepares Lance's native runtime ({@link LanceRuntime#prepare()}) and opens an allocator. */
   public TableStore() {
     LanceRuntime.prepare();
     this.allocator = new RootAllocator();
+    this.session = org.lance.Session.create();
   }
 
   /** @return the allocator every batch handed to this store should come from */
@@ -93,7 +101,7 @@ public final class TableStore implements AutoCloseable {
    */
   public TableSnapshot openLatest(LanceLocation location) {
     return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
-        new ReadOptions.Builder().setStorageOptions(location.storageOptions()).build())));
+        new ReadOptions.Builder().setStorageOptions(location.storageOptions()).setSession(session).build())));
   }
 
   /** @return the latest version, or empty when there is no dataset at {@code location} */
@@ -112,7 +120,8 @@ public final class TableStore implements AutoCloseable {
    */
   public TableSnapshot openAt(LanceLocation location, long version) {
     return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
-        new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).build())));
+        new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).setSession(session)
+            .build())));
   }
 
   /** @return the latest committed version of the snapshot's dataset (its live HEAD) */
@@ -478,36 +487,49 @@ public final class TableStore implements AutoCloseable {
    *     and that version is this write's effect
    */
   public long commitStaged(TableSnapshot s, StagedWrite staged) {
+    try (TableSnapshot out = commitStagedAndOpen(s, staged)) {
+      return out.version();
+    }
+  }
+
+  /**
+   * {@link #commitStaged}, returning the handle Lance gives back for the committed version (the
+   * caller closes it), so the caller can read that version (e.g. {@link #countRows}) without
+   * opening it again. Same failure semantics as {@link #commitStaged}; once this returns, the commit
+   * has landed.
+   */
+  public TableSnapshot commitStagedAndOpen(TableSnapshot s, StagedWrite staged) {
     if (s.version() != staged.readVersion() || !s.location().uri().equals(staged.location().uri())) {
       throw new InternalErrorException("staged write for " + staged.tableKey() + " at version "
           + staged.readVersion() + " committed against another snapshot (version " + s.version() + ")", null);
     }
-    long committed = lance(s.location().uri(), () -> {
+    TableSnapshot out = lance(s.location().uri(), () -> {
       // Closing the transaction releases the Arrow schema an Overwrite exports to Lance.
       Transaction.Builder b = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
           .operation(staged.operation());
       if (!staged.properties().isEmpty()) {
         b.transactionProperties(staged.properties());
       }
-      try (Transaction tx = b.build();
-          Dataset out = new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
-              .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
-        return out.version();
+      try (Transaction tx = b.build()) {
+        return new TableSnapshot(s.location(), new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
+            .maxRetries(0).skipAutoCleanup(true).execute(tx));
       } catch (RuntimeException e) {
         if (LanceErrors.classify(e) == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
           // Refused outright (e.g. against a concurrent Overwrite): like a retryable conflict, nothing landed.
-          return refused(staged.tableKey(), e);
+          refused(staged.tableKey(), e);
         }
         throw commitFailure(staged.tableKey(), e);
       }
     });
+    long committed = out.version();
     if (committed != staged.readVersion() + 1) {
+      out.close();
       throw new ConflictException("table " + staged.tableKey() + " commit landed at version " + committed
           + " instead of " + (staged.readVersion() + 1) + ": a concurrent writer committed to the same table",
           new ErrorDetail.ReadSetConflict("table_head:" + staged.tableKey(),
               Long.toString(staged.readVersion() + 1), Long.toString(committed)));
     }
-    return committed;
+    return out;
   }
 
   /**
@@ -623,31 +645,44 @@ public final class TableStore implements AutoCloseable {
    * @throws RetryableCommitConflict a concurrent writer touched the same keys first; nothing landed
    */
   public long mergeRowsOnKey(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
+    return mergeRowsOnKeyStamped(s, tableKey, keyColumn, rows).version();
+  }
+
+  /**
+   * {@link #mergeRowsOnKey}, returning the committed version's {@link VersionStamp} (read from the
+   * handle Lance returns, no extra I/O), so a caller can cache what it knows that version holds.
+   */
+  public VersionStamp mergeRowsOnKeyStamped(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
     MergeInsertParams params = new MergeInsertParams(List.of(keyColumn)).withMatchedUpdateAll()
         .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll).withConflictRetries(0).withSkipAutoCleanup(true);
-    long committed = lance(s.location().uri(), () -> {
+    VersionStamp stamp = lance(s.location().uri(), () -> {
       ArrowReader reader = ArrowBatches.reader(rows.getSchema(), List.of(rows), allocator);
       try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
         Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
         MergeInsertResult result = s.dataset().mergeInsert(params, stream);
-        try (Dataset out = result.dataset()) {
-          return out.version();
+        try (TableSnapshot out = new TableSnapshot(s.location(), result.dataset())) {
+          return out.stamp();
         }
       } catch (RuntimeException e) {
         throw commitFailure(tableKey, e);
       }
     });
+    long committed = stamp.version();
     if (committed != s.version() + 1) {
       throw new ConflictException(tableKey + " merge landed at version " + committed + " instead of "
           + (s.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
               Long.toString(s.version() + 1), Long.toString(committed)));
     }
-    return committed;
+    return stamp;
   }
 
   @Override
   public void close() {
-    allocator.close();
+    try {
+      session.close();
+    } finally {
+      allocator.close();
+    }
   }
 
   // ---------------------------------------------------------------- internals

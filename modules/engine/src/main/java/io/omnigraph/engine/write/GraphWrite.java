@@ -205,22 +205,23 @@ public final class GraphWrite {
    */
   public Outcome commitAndPublish(Intent intent) {
     try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
-        + ProcessHandle.current().pid())) {
-      revalidate(intent);
+        + ProcessHandle.current().pid());
+        ManifestPublisher.Base fresh = publisher.openBase()) {
+      revalidate(intent, fresh.state());
       requireNoPendingRecovery();
       for (TableEffect e : intent.effects()) {
         requireHeadAtPin(e);
       }
       window.checkValid();
-      return effectsAndPublish(intent);
+      return effectsAndPublish(intent, fresh);
     }
   }
 
-  /** The token check inside the effect window, before any effect. */
-  private void revalidate(Intent intent) {
+  /** The token check inside the effect window, before any effect, against the manifest read inside it. */
+  private void revalidate(Intent intent, ManifestState fresh) {
     String schema = authority.schemaIdentity();
     WriteToken prepared = new WriteToken(WriteToken.MAIN, intent.expectedHead(), schema);
-    WriteToken now = WriteToken.capture(authority.freshState(), schema);
+    WriteToken now = WriteToken.capture(fresh, schema);
     now.requireHead(intent.callerExpectedHead());
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
@@ -233,7 +234,7 @@ public final class GraphWrite {
     }
   }
 
-  private Outcome effectsAndPublish(Intent intent) {
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh) {
     Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     long createdAt = nowMicros();
@@ -290,8 +291,9 @@ public final class GraphWrite {
     ManifestState state;
     try {
       Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
+      // The first attempt is based on the manifest version the token was revalidated against.
       state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
-          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)));
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh);
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
         throw e;
@@ -369,10 +371,10 @@ public final class GraphWrite {
     Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
     for (TableEffect e : intent.effects()) {
       String key = e.spec().tableKey();
-      long version;
+      TableSnapshot after;
       try {
         Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
-        version = tables.commitStaged(e.snapshot(), e.staged());
+        after = tables.commitStagedAndOpen(e.snapshot(), e.staged());
       } catch (RetryableCommitConflict ex) {
         // Lance refused the commit: nothing of this table landed.
         if (landed.isEmpty()) {
@@ -390,8 +392,10 @@ public final class GraphWrite {
         throw partial(operation, landed, key, ex);
       }
       landed.add(key);
+      long version = after.version();
       long rows;
-      try (TableSnapshot after = tables.openAt(e.snapshot().location(), version)) {
+      // The row count is read from the handle the commit returned: no second open of the new version.
+      try (after) {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
         rows = tables.countRows(after);
       } catch (OmnigraphException ex) {

@@ -36,7 +36,8 @@ import java.util.function.LongSupplier;
  *
  * <p>The lease is held only for the effect window (revalidate, commit, publish); preparation and
  * validation run outside it, which is what optimistic concurrency protects. Object-store cost per
- * write: one GET and one conditional PUT to acquire, one conditional PUT to release.
+ * write: one conditional PUT to acquire when this writer released the lease last (IfMatch on the
+ * version it released), else one GET and one conditional PUT; one conditional PUT to release.
  */
 public final class WriteLease {
   /** The lease file, relative to the graph root. */
@@ -52,6 +53,12 @@ public final class WriteLease {
   private final Duration ttl;
   private final Duration wait;
   private final LongSupplier clockMillis;
+  /**
+   * The version of the lease file this writer wrote when it last released the lease, or
+   * {@code null}. While the file still has that version it is a released lease, so the next acquire
+   * first tries one conditional put on it and skips the read.
+   */
+  private volatile String lastReleased;
 
   /** A lease on {@code root} with the default time to live and wait. */
   public WriteLease(GraphRoot root) {
@@ -83,6 +90,16 @@ public final class WriteLease {
     long deadline = System.nanoTime() + wait.toNanos();
     long sleepMillis = 1;
     String lastHolder = null;
+    String released = lastReleased;
+    if (released != null) {
+      // IfMatch on the version this writer released: it succeeds only if nobody took the lease since.
+      long now = clockMillis.getAsLong();
+      Optional<String> version = root.putIf(PATH, render(owner, operation, now + ttl.toMillis(), false),
+          WriteCondition.ifMatch(released));
+      if (version.isPresent()) {
+        return new Held(owner, operation, version.get(), now + ttl.toMillis());
+      }
+    }
     while (true) {
       long now = clockMillis.getAsLong();
       String text = render(owner, operation, now + ttl.toMillis(), false);
@@ -215,7 +232,9 @@ public final class WriteLease {
       closed = true;
       // An empty result means the lease expired and was taken over: it is no longer ours to release,
       // and the write that held it has already finished one way or the other.
-      root.putIf(PATH, render(owner, operation, clockMillis.getAsLong(), true), WriteCondition.ifMatch(version));
+      lastReleased = null; // a release whose outcome is unknown leaves nothing to reuse
+      lastReleased = root.putIf(PATH, render(owner, operation, clockMillis.getAsLong(), true),
+          WriteCondition.ifMatch(version)).orElse(null);
     }
   }
 }

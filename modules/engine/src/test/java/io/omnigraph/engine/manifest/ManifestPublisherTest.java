@@ -48,9 +48,10 @@ class ManifestPublisherTest {
         new ManifestStore.GenesisTable(KNOWS, "edge:Knows", 1, "file:///x/edges/k")), "GENESIS", 10);
   }
 
+  /** A full scan of the latest manifest version, never served from the store's cache. */
   ManifestState read() {
     try (TableSnapshot s = store.openLatest()) {
-      return store.read(s);
+      return store.scan(s);
     }
   }
 
@@ -183,5 +184,86 @@ class ManifestPublisherTest {
   @Test
   void versionMetadataUsesV2ManifestNaming() {
     assertThat(ManifestStore.versionMetadata("file:///t", 1)).contains("/_versions/18446744073709551614.manifest");
+  }
+
+  @Test
+  void everyPublishedFoldEqualsAScanOfTheVersionItLandedAt() {
+    genesis();
+    ManifestPublisher publisher = new ManifestPublisher(tables, store);
+    ManifestState a = publisher.publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+    assertThat(read()).isEqualTo(a);
+    ManifestState b = publisher.publish(new PublishRequest(List.of(
+        new TableUpdate(PERSON, "node:Person", 3, 9, "file:///x/nodes/p"),
+        new TableUpdate(KNOWS, "edge:Knows", 2, 4, "file:///x/edges/k")),
+        Map.of("node:Person", 2L, "edge:Knows", 1L), Optional.of("C1"), new LineageIntent("C2", null, "two tables", 30)));
+    assertThat(read()).isEqualTo(b);
+    ManifestState c = publisher.publish(new PublishRequest(List.of(), Map.of(), Optional.of("C2"),
+        new LineageIntent("C3", "bob", null, 40)));
+    assertThat(read()).isEqualTo(c);
+    assertThat(c.commits()).extracting(GraphCommit::commitId).containsExactly("GENESIS", "C1", "C2", "C3");
+  }
+
+  @Test
+  void aVersionPublishedThroughAnotherStoreIsScannedNotServedFromTheCache() {
+    genesis();
+    ManifestStore other = new ManifestStore(tables, store.location());
+    try (TableSnapshot s = store.openLatest()) {
+      assertThat(store.read(s).manifestVersion()).isEqualTo(1);
+    }
+    new ManifestPublisher(tables, other).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+    try (TableSnapshot s = store.openLatest()) {
+      ManifestState seen = store.read(s);
+      assertThat(seen.manifestVersion()).isEqualTo(2);
+      assertThat(seen.graphHeads()).containsEntry("main", "C1");
+      assertThat(seen).isEqualTo(store.scan(s));
+    }
+  }
+
+  @Test
+  void aManifestRecreatedAtTheSameLocationIsNotMistakenForTheCachedOneOfTheSameVersion() throws Exception {
+    genesis();
+    try (TableSnapshot s = store.openLatest()) {
+      assertThat(store.read(s).graphHeads()).containsEntry("main", "GENESIS");
+    }
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir.resolve("__manifest"))) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(f);
+      }
+    }
+    new ManifestStore(tables, store.location()).createGenesis(List.of(
+        new ManifestStore.GenesisTable(PERSON, "node:Person", 1, "file:///x/nodes/p")), "REBORN", 11);
+    try (TableSnapshot s = store.openLatest()) {
+      assertThat(s.version()).isEqualTo(1);
+      ManifestState seen = store.read(s);
+      assertThat(seen.graphHeads()).containsEntry("main", "REBORN");
+      assertThat(seen.tables()).containsOnlyKeys("node:Person");
+    }
+  }
+
+  @Test
+  void aFirstBaseThatWentStaleLosesItsMergeAndTheRetryChecksTheLatestVersion() {
+    genesis();
+    ManifestPublisher publisher = new ManifestPublisher(tables, store);
+    try (ManifestPublisher.Base base = publisher.openBase()) {
+      assertThat(base.state().graphHeads()).containsEntry("main", "GENESIS");
+      new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
+      assertThatThrownBy(() -> publisher.publish(new PublishRequest(List.of(), Map.of(), Optional.of("GENESIS"),
+          new LineageIntent("C2", null, null, 30)), base))
+          .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
+              new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "C1")));
+    }
+    assertThat(read().graphHeads()).containsEntry("main", "C1");
+    assertThat(read().manifestVersion()).isEqualTo(2);
+  }
+
+  @Test
+  void aCurrentFirstBaseIsPublishedOnWithoutReopening() {
+    genesis();
+    ManifestPublisher publisher = new ManifestPublisher(tables, store);
+    try (ManifestPublisher.Base base = publisher.openBase()) {
+      ManifestState after = publisher.publish(personTo(1, 2, Optional.of("GENESIS"), "C1"), base);
+      assertThat(after.manifestVersion()).isEqualTo(base.snapshot().version() + 1);
+      assertThat(read()).isEqualTo(after);
+    }
   }
 }

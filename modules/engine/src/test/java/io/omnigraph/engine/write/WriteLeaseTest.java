@@ -130,4 +130,23 @@ class WriteLeaseTest {
     taker.close();
     lease(Duration.ofMillis(100)).acquire("fourth").close();
   }
+
+  @Test
+  void theReleasersShortcutNeverTakesALeaseAnotherWriterTookSinceItsRelease() {
+    WriteLease a = lease(Duration.ofMillis(200));
+    WriteLease b = lease(Duration.ofMillis(200));
+    a.acquire("a1").close(); // a remembers the version it released
+    try (WriteLease.Held held = b.acquire("b")) {
+      held.checkValid();
+      assertThatThrownBy(() -> a.acquire("a2")).isInstanceOfSatisfying(ConflictException.class,
+          e -> assertThat(e.detail()).containsInstanceOf(ErrorDetail.ReadSetConflict.class));
+    }
+    try (WriteLease.Held again = a.acquire("a3")) {
+      again.checkValid();
+      // a holds it now: b's release of its own earlier version must not free it, and b cannot enter.
+      assertThatThrownBy(() -> b.acquire("b2")).isInstanceOf(ConflictException.class);
+    }
+    a.acquire("a4").close();
+    b.acquire("b3").close();
+  }
 }
