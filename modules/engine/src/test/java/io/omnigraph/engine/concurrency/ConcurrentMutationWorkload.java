@@ -42,8 +42,8 @@ import java.util.TreeSet;
  *   <li>{@code counter}: read the head and the counter, then set the counter to the value read plus
  *       one with that head expected: acknowledged or PreconditionFailed (412). With no lost update,
  *       the final counter equals the number of acknowledged increments.</li>
- *   <li>{@code delete}: delete one of four seeded people (each contended by several writers; its
- *       edge to the anchor cascades): acknowledged with a commit, acknowledged without one (another
+ *   <li>{@code delete}: delete one of two seeded people (each contended by several writers; its
+ *       edge to the anchor cascades; two more seeded people and their edges must stay): acknowledged with a commit, acknowledged without one (another
  *       writer deleted it first, nothing matched), or ReadSetChanged.</li>
  * </ol>
  *
@@ -90,6 +90,8 @@ public final class ConcurrentMutationWorkload {
 
   static final int HOT = 2;
   static final int DELETABLE = 4;
+  /** Seeded people the writers delete (d-0, d-1: with 4 writers, two race for each; d-2, d-3 stay). */
+  static final int CONTENDED_DELETES = 2;
   static final String COUNTER = "c-0";
   static final String ANCHOR = "anchor";
   /** Attempts of one counter increment (each re-reads after a PreconditionFailed). */
@@ -166,7 +168,7 @@ public final class ConcurrentMutationWorkload {
         }
         default -> {
           kind = "delete";
-          key = "d-" + (writer % DELETABLE);
+          key = "d-" + (writer % CONTENDED_DELETES);
           query = "remove";
           params.put("name", key);
         }
