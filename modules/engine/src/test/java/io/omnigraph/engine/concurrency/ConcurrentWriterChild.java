@@ -7,7 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One writer process: {@code <graph uri> <writer> <ops> [option=value ...]}. Waits for a line on
+ * One writer process: {@code <LOADS|MUTATIONS> <graph uri> <writer> <ops> [option=value ...]}
+ * ({@link WriterWorkload}). Waits for a line on
  * stdin (so every process starts writing at once), runs the workload and prints one outcome line
  * per op, then {@code DONE}. An unexpected failure prints {@code FATAL} and exits 1.
  */
@@ -16,15 +17,16 @@ public final class ConcurrentWriterChild {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new HashMap<>();
-    for (int i = 3; i < args.length; i++) {
+    WriterWorkload workload = WriterWorkload.valueOf(args[0]);
+    for (int i = 4; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
-    try (Graph g = Omnigraph.open(args[0], new OpenOptions(options))) {
+    try (Graph g = Omnigraph.open(args[1], new OpenOptions(options))) {
       System.out.println("READY");
       System.out.flush();
       System.in.read();
-      for (ConcurrentWorkload.Outcome o : ConcurrentWorkload.run(g, Integer.parseInt(args[1]), Integer.parseInt(args[2]))) {
+      for (ConcurrentWorkload.Outcome o : workload.run(g, Integer.parseInt(args[2]), Integer.parseInt(args[3]))) {
         System.out.println(o.line());
       }
       System.out.println("DONE");

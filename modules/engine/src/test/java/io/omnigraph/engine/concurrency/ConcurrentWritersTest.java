@@ -31,17 +31,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Concurrent writers on one graph: 8 threads sharing one handle, and separately 4 OS processes
- * (child JVMs), on local disk and on the S3 emulator. After every run: every acknowledged load is
- * present, every rejection is a typed conflict, no update is lost (model check in
- * {@link ConcurrentWorkload#check}) and the commit history is one chain.
+ * (child JVMs), on local disk and on the S3 emulator, running loads ({@link ConcurrentWorkload})
+ * and, separately, {@code .gq} mutations ({@link ConcurrentMutationWorkload}). After every run:
+ * every acknowledged write is present, every rejection is a typed conflict, no update is lost
+ * (model check) and the commit history is one chain.
  *
  * <p>Each scenario runs {@code -Domnigraph.concurrency.runs=N} times (default 1); the issue's
  * "20 runs in a row" is {@code -Domnigraph.concurrency.runs=20} (README, "Concurrent writers").
+ * One cell alone: {@code -Dtest='ConcurrentWritersTest#mutationsFourProcessesOnS3'}.
  */
 public class ConcurrentWritersTest {
   static final int THREADS = 8;
   static final int PROCESSES = 4;
-  static final int OPS = 3;
   static final int RUNS = Integer.getInteger("omnigraph.concurrency.runs", 1);
 
   @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
@@ -50,22 +51,42 @@ public class ConcurrentWritersTest {
 
   @TestFactory
   Stream<DynamicTest> eightThreadsOnLocalDisk() {
-    return runs(run -> threads(dir.resolve("threads-" + run).toString(), Map.of()));
+    return runs(run -> threads(dir.resolve("threads-" + run).toString(), Map.of(), WriterWorkload.LOADS));
   }
 
   @TestFactory
   Stream<DynamicTest> fourProcessesOnLocalDisk() {
-    return runs(run -> processes(dir.resolve("procs-" + run).toString(), Map.of()));
+    return runs(run -> processes(dir.resolve("procs-" + run).toString(), Map.of(), WriterWorkload.LOADS));
   }
 
   @TestFactory
   Stream<DynamicTest> eightThreadsOnS3() {
-    return runs(run -> threads(s3Uri(), s3Options()));
+    return runs(run -> threads(s3Uri(), s3Options(), WriterWorkload.LOADS));
   }
 
   @TestFactory
   Stream<DynamicTest> fourProcessesOnS3() {
-    return runs(run -> processes(s3Uri(), s3Options()));
+    return runs(run -> processes(s3Uri(), s3Options(), WriterWorkload.LOADS));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> mutationsEightThreadsOnLocalDisk() {
+    return runs(run -> threads(dir.resolve("mthreads-" + run).toString(), Map.of(), WriterWorkload.MUTATIONS));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> mutationsFourProcessesOnLocalDisk() {
+    return runs(run -> processes(dir.resolve("mprocs-" + run).toString(), Map.of(), WriterWorkload.MUTATIONS));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> mutationsEightThreadsOnS3() {
+    return runs(run -> threads(s3Uri(), s3Options(), WriterWorkload.MUTATIONS));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> mutationsFourProcessesOnS3() {
+    return runs(run -> processes(s3Uri(), s3Options(), WriterWorkload.MUTATIONS));
   }
 
   interface Run {
@@ -88,8 +109,15 @@ public class ConcurrentWritersTest {
         "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
   }
 
-  static void threads(String uri, Map<String, String> options) throws Exception {
-    Omnigraph.init(uri, ConcurrentWorkload.SCHEMA, new OpenOptions(options)).close();
+  /** Creates the graph and writes the workload's seed. */
+  static void create(String uri, Map<String, String> options, WriterWorkload workload) {
+    try (Graph g = Omnigraph.init(uri, workload.schema(), new OpenOptions(options))) {
+      workload.seed(g);
+    }
+  }
+
+  static void threads(String uri, Map<String, String> options, WriterWorkload workload) throws Exception {
+    create(uri, options, workload);
     List<ConcurrentWorkload.Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     try (Graph g = Omnigraph.open(uri, new OpenOptions(options))) {
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -100,7 +128,7 @@ public class ConcurrentWritersTest {
           int writer = w;
           writers.add(pool.submit(() -> {
             start.await();
-            outcomes.addAll(ConcurrentWorkload.run(g, writer, OPS));
+            outcomes.addAll(workload.run(g, writer, workload.ops()));
             return null;
           }));
         }
@@ -111,19 +139,20 @@ public class ConcurrentWritersTest {
       } finally {
         pool.shutdownNow();
       }
-      assertThat(outcomes).hasSize(THREADS * OPS);
-      assertThat(ConcurrentWorkload.check(g, outcomes)).isEmpty();
+      report(workload, uri, "threads", outcomes);
+      assertThat(outcomes).hasSize(THREADS * workload.ops());
+      assertThat(workload.check(g, outcomes)).isEmpty();
     }
   }
 
-  static void processes(String uri, Map<String, String> options) throws Exception {
-    Omnigraph.init(uri, ConcurrentWorkload.SCHEMA, new OpenOptions(options)).close();
+  static void processes(String uri, Map<String, String> options, WriterWorkload workload) throws Exception {
+    create(uri, options, workload);
     List<Process> children = new ArrayList<>();
     List<ConcurrentWorkload.Outcome> outcomes = new ArrayList<>();
     try {
       List<BufferedReader> outputs = new ArrayList<>();
       for (int w = 0; w < PROCESSES; w++) {
-        List<String> cmd = javaCommand(uri, w, options);
+        List<String> cmd = javaCommand(workload, uri, w, options);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("LC_ALL", "C.UTF-8");
         Process p = pb.start();
@@ -151,10 +180,23 @@ public class ConcurrentWritersTest {
         p.destroyForcibly();
       }
     }
-    assertThat(outcomes).hasSize(PROCESSES * OPS);
+    report(workload, uri, "processes", outcomes);
+    assertThat(outcomes).hasSize(PROCESSES * workload.ops());
     try (Graph g = Omnigraph.open(uri, new OpenOptions(options))) {
-      assertThat(ConcurrentWorkload.check(g, outcomes)).isEmpty();
+      assertThat(workload.check(g, outcomes)).isEmpty();
     }
+  }
+
+  /** Prints what the writers got (per kind: acknowledged, and each rejection code and member). */
+  static void report(WriterWorkload workload, String uri, String writers, List<ConcurrentWorkload.Outcome> outcomes) {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    for (ConcurrentWorkload.Outcome o : outcomes) {
+      String what = o.acked() ? (o.commitOrCode().equals("-") ? "acked-no-commit" : "acked")
+          : o.commitOrCode() + "(" + o.member() + ")";
+      counts.merge(o.kind() + " " + what, 1, Integer::sum);
+    }
+    System.out.println("concurrency " + workload + " " + writers + " on " + (uri.startsWith("s3:") ? "s3" : "fs")
+        + ": " + counts);
   }
 
   private static void awaitLine(BufferedReader r, String expected, int writer) throws Exception {
@@ -185,8 +227,9 @@ public class ConcurrentWritersTest {
   }
 
   /** A child JVM on the class path: this module's classes and every test dependency. */
-  static List<String> javaCommand(String uri, int writer, Map<String, String> options) {
-    List<String> cmd = javaCommand(ConcurrentWriterChild.class, uri, Integer.toString(writer), Integer.toString(OPS));
+  static List<String> javaCommand(WriterWorkload workload, String uri, int writer, Map<String, String> options) {
+    List<String> cmd = javaCommand(ConcurrentWriterChild.class, workload.name(), uri, Integer.toString(writer),
+        Integer.toString(workload.ops()));
     options.forEach((k, v) -> cmd.add(k + "=" + v));
     return cmd;
   }
