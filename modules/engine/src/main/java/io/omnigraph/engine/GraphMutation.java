@@ -8,6 +8,7 @@ import io.omnigraph.api.QueryParams;
 import io.omnigraph.engine.exec.CommittedSource;
 import io.omnigraph.engine.exec.MutationExecutor;
 import io.omnigraph.engine.exec.MutationStaging;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.CheckedMutation;
@@ -143,6 +144,8 @@ final class GraphMutation {
       MutationExecutor.execute(plan, staging);
       List<TableEffect> effects = staging.stageAll();
       if (effects.isEmpty()) {
+        // Nothing matched: no effect, no commit (a crash here must leave the graph untouched).
+        Failpoints.hit(Failpoints.WRITE_POST_NO_EFFECT);
         return result(plan, staging.counts(), null);
       }
       graph.beforeEffectWindow.run();

@@ -2,6 +2,7 @@ package io.omnigraph.engine.exec;
 
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.load.LoadRule;
 import io.omnigraph.engine.load.Values;
 import io.omnigraph.engine.query.ColumnRef;
@@ -136,6 +137,7 @@ public final class MutationExecutor {
 
   private void deleteNodes(Statement.DeleteNodes s) {
     Map<String, String> matched = staging.matchCommittedIds(s.tableKey(), s.where(), false);
+    Failpoints.hit(Failpoints.WRITE_DELETE_NODE_PRE_PRIMARY_DELETE);
     List<String> fresh = staging.recordDelete(s.tableKey(), s.where(), matched);
     for (EdgeType e : s.cascadeEdges()) {
       for (int from = 0; from < fresh.size(); from += CASCADE_CHUNK) {

@@ -47,7 +47,7 @@ public final class Failpoints {
   public static final String WRITE_POST_STAGE_PRE_EFFECT = "mutation.post_stage_pre_effect_gate";
   /** A mutation that matched nothing: after planning, before returning without an effect. */
   public static final String WRITE_POST_NO_EFFECT = "mutation.post_no_effect_pre_gate";
-  /** A node delete, before the primary table's delete is staged (after the edge cascade is planned). */
+  /** A node delete, after its rows are matched and before the primary table's delete (and cascade) is staged. */
   public static final String WRITE_DELETE_NODE_PRE_PRIMARY_DELETE = "mutation.delete_node_pre_primary_delete";
   /** After the Phase A sidecar is durable, before the first table commit. */
   public static final String WRITE_POST_SIDECAR_PRE_COMMIT = "mutation.post_sidecar_pre_fork";

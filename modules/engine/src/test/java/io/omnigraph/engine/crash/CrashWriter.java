@@ -4,9 +4,13 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.api.QueryParams;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,9 +20,12 @@ import java.util.Map;
  *
  * <pre>
  * CrashWriter &lt;uri&gt; [--option k=v]... load &lt;append|merge|overwrite&gt; &lt;ndjson file&gt;
+ * CrashWriter &lt;uri&gt; [--option k=v]... mutate &lt;.gq file&gt; &lt;query name&gt; &lt;params JSON&gt;
+ * CrashWriter &lt;uri&gt; [--option k=v]... open
  * </pre>
  *
- * Prints {@code committed <commit id>} and exits 0 on success; prints {@code failed <code> <json>}
+ * Prints {@code committed <commit id>} (for a mutation that changed nothing, {@code committed none})
+ * and exits 0 on success; prints {@code failed <code> <json>}
  * and exits 2 on an engine error. A failpoint armed through {@code -Domnigraph.failpoints} may halt
  * it first (exit {@link io.omnigraph.engine.failpoint.Failpoints#HALT_STATUS}).
  */
@@ -58,8 +65,23 @@ public final class CrashWriter {
           System.out.println("committed " + r.commitId());
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
+        case "mutate" -> {
+          String gq = Files.readString(Path.of(args[i++]));
+          String query = args[i++];
+          String params = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          MutationResult r = g.mutate(gq, query, QueryParams.json(params),
+              MutationOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "open" -> System.out.println("opened"); // the read-write open ran the recovery sweep
         default -> throw new IllegalArgumentException("unknown operation " + op);
       }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     } catch (OmnigraphException e) {
       System.out.println("failed " + e.code() + " " + e.toJson());
       System.out.flush();

@@ -87,6 +87,71 @@ public final class GraphModel {
     return this;
   }
 
+  /**
+   * Deletes a node and, as the engine's node delete does, every edge of a type in
+   * {@code edgeEnds} whose source or target is that node.
+   *
+   * @param type the node type
+   * @param id its key
+   * @param edgeEnds edge type → [source node type, target node type]
+   * @return this model, changed
+   * @throws IllegalArgumentException the model has no such node (the workload must delete existing rows)
+   */
+  public GraphModel deleteNode(String type, String id, Map<String, List<String>> edgeEnds) {
+    TreeMap<String, String> nodes = tables.get("node:" + type);
+    if (nodes == null || nodes.remove(id) == null) {
+      throw new IllegalArgumentException("the model has no " + type + " " + id);
+    }
+    edgeEnds.forEach((edge, ends) -> {
+      TreeMap<String, String> rows = tables.get("edge:" + edge);
+      if (rows != null) {
+        rows.values().removeIf(row -> {
+          JsonNode r = parse(row);
+          return ends.get(0).equals(type) && r.get("from").asText().equals(id)
+              || ends.get(1).equals(type) && r.get("to").asText().equals(id);
+        });
+      }
+    });
+    return this;
+  }
+
+  /**
+   * A copy whose edge rows are keyed by their content (type, endpoints, properties) instead of
+   * their id: an edge a mutation inserts gets a fresh ULID that no model can predict. Equal
+   * contents are told apart by an occurrence number, so duplicates still count.
+   */
+  public GraphModel withoutEdgeIds() {
+    GraphModel m = new GraphModel(nodeKeyProperty);
+    tables.forEach((t, rows) -> {
+      if (!t.startsWith("edge:")) {
+        m.tables.put(t, new TreeMap<>(rows));
+        return;
+      }
+      List<String> contents = new ArrayList<>();
+      for (String row : rows.values()) {
+        ObjectNode r = (ObjectNode) parse(row);
+        ((ObjectNode) r.get("data")).remove("id");
+        contents.add(canonical(r));
+      }
+      java.util.Collections.sort(contents);
+      TreeMap<String, String> keyed = new TreeMap<>();
+      Map<String, Integer> seen = new java.util.HashMap<>();
+      for (String c : contents) {
+        keyed.put(c + "#" + seen.merge(c, 1, Integer::sum), c);
+      }
+      m.tables.put(t, keyed);
+    });
+    return m;
+  }
+
+  private static JsonNode parse(String row) {
+    try {
+      return JSON.readTree(row);
+    } catch (IOException e) {
+      throw new UncheckedIOException("bad model row " + row, e);
+    }
+  }
+
   /** @return table → id → canonical row; tables without rows are omitted */
   public Map<String, Map<String, String>> rows() {
     Map<String, Map<String, String>> out = new TreeMap<>();

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kill loop (issue 7 item 7): repeatedly start a child JVM that runs one random write (loads in
- * every mode over several tables), SIGKILL it at a random moment of the write, reopen the graph and
+ * every mode over several tables, and mutations: inserts into three tables, updates, node deletes
+ * cascading to edges), SIGKILL it at a random moment of the write, reopen the graph and
  * require exactly the state before or after the write (row-level, {@link GraphModel}), an intact
  * history (the old chain, plus the write's commit or one recovery rollback commit), an audit that
  * says what recovery did (no row, or one RolledBack / RolledForward row for the new head commit), no
@@ -57,24 +58,27 @@ class KillLoopTest {
     workload.observe(model);
     long maxWriteMillis = 600;
     Map<String, Integer> outcomes = new LinkedHashMap<>();
+    Map<String, Integer> kinds = new java.util.TreeMap<>();
     List<String> divergences = new ArrayList<>();
     int killed = 0;
     for (int i = 0; i < iterations; i++) {
       Workload.Write w = workload.next();
-      GraphModel after = model.copy().apply(w.mode(), w.ndjson());
+      kinds.merge(w.query() != null ? "mutate " + w.query() : "load " + w.mode().wireName(), 1, Integer::sum);
+      GraphModel after = w.effect().apply(model.copy());
       List<String> beforeCommits;
       int beforeAudit;
       try (Graph g = Omnigraph.open(uri)) {
         beforeCommits = CrashMatrixTest.commitIds(g);
         beforeAudit = g.recoveries().size();
       }
-      Path input = write(w.ndjson());
+      Path input = write(w.input());
       long delay = (long) (random.nextDouble() * maxWriteMillis * 1.2);
       ChildJvm.Result child;
       boolean sentKill = false;
       long writeMillis = -1;
-      try (ChildJvm.Running r = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, Map.of(),
-          List.of(uri, "load", w.mode().wireName(), input.toString()))) {
+      List<String> args = new ArrayList<>(List.of(uri));
+      args.addAll(w.childArgs(input));
+      try (ChildJvm.Running r = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, Map.of(), args)) {
         awaitLine(r, CrashWriter.WRITING_MARKER);
         sleep(delay);
         if (r.process().isAlive()) {
@@ -90,7 +94,7 @@ class KillLoopTest {
           maxWriteMillis = Math.max(maxWriteMillis, writeMillis);
         }
       }
-      boolean completed = child.output().contains("committed ");
+      boolean completed = java.util.Arrays.stream(child.output().split("\n")).anyMatch(l -> l.startsWith("committed "));
       if (sentKill && !completed) {
         killed++;
       }
@@ -101,7 +105,11 @@ class KillLoopTest {
       }
       String outcome;
       try (Graph g = Omnigraph.open(uri)) {
-        GraphModel actual = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        GraphModel exported = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        // Mutations give inserted edges fresh ids: compare with edges keyed by content.
+        GraphModel actual = exported.withoutEdgeIds();
+        GraphModel expectBefore = model.withoutEdgeIds();
+        GraphModel expectAfter = after.withoutEdgeIds();
         List<String> commits = CrashMatrixTest.commitIds(g);
         List<io.omnigraph.api.RecoveryRecord> audit = g.recoveries();
         List<io.omnigraph.api.RecoveryRecord> added = audit.subList(beforeAudit, audit.size());
@@ -110,24 +118,24 @@ class KillLoopTest {
         // The audit must say what recovery did: nothing, a rollback under its own commit, or a
         // roll-forward of the write's own commit.
         boolean auditForHead = added.size() == 1 && added.get(0).graphCommitId().equals(commits.get(0));
-        if (actual.equals(after) && oneMore && added.isEmpty()) {
+        if (actual.equals(expectAfter) && oneMore && added.isEmpty()) {
           outcome = "after";
-          model = after;
-        } else if (actual.equals(after) && oneMore && auditForHead && added.get(0).kind().equals("RolledForward")
+        } else if (actual.equals(expectAfter) && oneMore && auditForHead && added.get(0).kind().equals("RolledForward")
             && !completed) {
           outcome = "after (RolledForward)";
-          model = after;
-        } else if (actual.equals(model) && commits.equals(beforeCommits) && added.isEmpty() && !completed) {
+        } else if (actual.equals(expectBefore) && commits.equals(beforeCommits) && added.isEmpty() && !completed) {
           outcome = "before";
-        } else if (actual.equals(model) && oneMore && auditForHead && added.get(0).kind().equals("RolledBack")
+        } else if (actual.equals(expectBefore) && oneMore && auditForHead && added.get(0).kind().equals("RolledBack")
             && "omnigraph:recovery".equals(g.commits().get(0).actor()) && !completed) {
           outcome = "before (RolledBack)";
         } else {
           divergences.add("iteration " + i + " (" + w.describe() + ", kill after " + delay + " ms, completed "
-              + completed + "): neither before [" + model.diff(actual) + "] nor after [" + after.diff(actual)
+              + completed + "): neither before [" + expectBefore.diff(actual) + "] nor after [" + expectAfter.diff(actual)
               + "], commits " + commits + " (before " + beforeCommits + "), new audit rows " + added);
           break;
         }
+        // Checked equal up to edge ids: continue from the graph's own rows (real edge ids).
+        model = exported;
         List<String> sidecars = CrashMatrixTest.sidecars(uri, Map.of());
         if (!sidecars.isEmpty()) {
           divergences.add("iteration " + i + ": sidecars left after reopen: " + sidecars);
@@ -151,7 +159,8 @@ class KillLoopTest {
       outcomes.merge(outcome, 1, Integer::sum);
       workload.observe(model);
     }
-    System.out.println("kill loop: iterations " + iterations + ", killed mid-write " + killed + ", outcomes " + outcomes
+    System.out.println("kill loop: iterations " + iterations + ", writes " + kinds + ", killed mid-write " + killed
+        + ", outcomes " + outcomes
         + ", divergences " + divergences.size() + ", max write " + maxWriteMillis + " ms, seed " + seed);
     assertThat(divergences).as("kill-loop divergences (seed " + seed + ")").isEmpty();
   }
@@ -190,7 +199,30 @@ class KillLoopTest {
 
   /** Random valid writes over the crash schema, kept valid by observing the model after each step. */
   static final class Workload {
-    record Write(LoadMode mode, String ndjson, String describe) {}
+    /**
+     * A random write: a load ({@code mode}, {@code ndjson}) or a mutation of {@link CrashMatrixTest#GQ}
+     * ({@code query}, {@code params}), with the model of its effect.
+     */
+    record Write(LoadMode mode, String ndjson, String query, String params, String describe,
+        java.util.function.UnaryOperator<GraphModel> effect) {
+      Write(LoadMode mode, String ndjson, String describe) {
+        this(mode, ndjson, null, null, describe, m -> m.apply(mode, ndjson));
+      }
+
+      static Write mutation(String query, String params, String describe,
+          java.util.function.UnaryOperator<GraphModel> effect) {
+        return new Write(null, null, query, params, describe, effect);
+      }
+
+      List<String> childArgs(Path input) {
+        return query != null ? List.of("mutate", input.toString(), query, params)
+            : List.of("load", mode.wireName(), input.toString());
+      }
+
+      String input() {
+        return query != null ? CrashMatrixTest.GQ : ndjson;
+      }
+    }
 
     private final Random random;
     private final TreeSet<String> persons = new TreeSet<>();
@@ -216,14 +248,49 @@ class KillLoopTest {
     }
 
     Write next() {
-      int pick = random.nextInt(10);
+      int pick = random.nextInt(16);
       if (pick < 5) {
         return merge();
       }
       if (pick < 8) {
         return append();
       }
-      return overwrite();
+      if (pick < 10) {
+        return overwrite();
+      }
+      if (pick < 12 || persons.size() < 2) {
+        return hire();
+      }
+      if (pick < 14) {
+        return setAge();
+      }
+      return fire();
+    }
+
+    /** Mutation: strict inserts of a new person, a new company and an edge between them (3 tables). */
+    private Write hire() {
+      String p = "h" + (++counter);
+      String c = "hc" + counter;
+      Integer since = random.nextBoolean() ? 2000 + random.nextInt(25) : null;
+      String params = "{\"name\":\"" + p + "\",\"company\":\"" + c + "\"" + (since == null ? "" : ",\"since\":" + since)
+          + "}";
+      String rows = person(p, null) + company(c) + edge("(fresh)", p, c, since);
+      return Write.mutation("hire", params, "mutation hire " + p, m -> m.apply(LoadMode.MERGE, rows));
+    }
+
+    /** Mutation: update one existing person's age (1 table). */
+    private Write setAge() {
+      String p = pickFrom(persons);
+      int age = random.nextInt(90);
+      return Write.mutation("set_age", "{\"name\":\"" + p + "\",\"age\":" + age + "}", "mutation set_age " + p,
+          m -> m.apply(LoadMode.MERGE, person(p, age)));
+    }
+
+    /** Mutation: delete one existing person, cascading to its WorksAt edges (1 or 2 tables). */
+    private Write fire() {
+      String p = pickFrom(persons);
+      return Write.mutation("fire", "{\"name\":\"" + p + "\"}", "mutation fire " + p,
+          m -> m.deleteNode("Person", p, CrashMatrixTest.EDGE_ENDS));
     }
 
     /** A merge touching all three tables with fresh rows. */
