@@ -165,7 +165,7 @@ abstract class StorageFaultContract {
     LoadResult r;
     try (Injected delete = fail(root, SidecarIo.DELETE)) {
       r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
-      assertThat(delete.fired()).as("the sidecar delete was failed").isPositive();
+      assertThat(delete.fired()).as("the sidecar delete was failed: %s", delete).isPositive();
     }
     assertThat(g.commits().get(0).id()).as("the write is published").isEqualTo(r.commitId());
     assertThat(GraphLoadTest.export(g)).contains("\"age\":37", "initech");
@@ -183,7 +183,7 @@ abstract class StorageFaultContract {
       try (Injected put = fail(root, SidecarIo.PUT)) {
         assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
             .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), SIDECAR_NAME));
-        assertThat(put.fired()).isPositive();
+        assertThat(put.fired()).as("%s", put).isPositive();
       }
       assertThat(liveHeads(g)).as("no table HEAD moved").isEqualTo(heads);
       assertThat(pins(g)).isEqualTo(heads);
@@ -201,7 +201,7 @@ abstract class StorageFaultContract {
       try (Injected put = fail(root, SidecarIo.PUT)) {
         assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
             .isInstanceOf(StorageFailureException.class);
-        assertThat(put.fired()).isPositive();
+        assertThat(put.fired()).as("%s", put).isPositive();
       }
       LoadResult r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
       assertThat(g.commits()).hasSize(commits + 1);
@@ -267,7 +267,7 @@ abstract class StorageFaultContract {
     try (Injected list = fail(root, SidecarIo.LIST)) {
       assertThatThrownBy(this::open)
           .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), RecoverySidecar.DIR + "/?"));
-      assertThat(list.fired()).isPositive();
+      assertThat(list.fired()).as("%s", list).isPositive();
     }
     try (LanceGraph g = open()) {
       assertThat(GraphLoadTest.export(g)).isEqualTo(before);
@@ -282,7 +282,7 @@ abstract class StorageFaultContract {
       try (Injected list = fail(root, SidecarIo.LIST)) {
         assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
             .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), RecoverySidecar.DIR + "/?"));
-        assertThat(list.fired()).isPositive();
+        assertThat(list.fired()).as("%s", list).isPositive();
       }
       assertThat(liveHeads(g)).isEqualTo(heads);
       assertThat(g.commits()).hasSize(commits);
