@@ -48,7 +48,7 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
   @Override
   String method(SidecarIo io) {
     return switch (io) {
-      case PUT -> "PUT";
+      case PUT, PUT_RESPONSE_LOST -> "PUT";
       case DELETE -> "DELETE";
       case LIST -> "GET";
     };
@@ -58,7 +58,7 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
   String target(SidecarIo io) {
     String c = Pattern.quote("/" + Azurite.ACCOUNT_NAME + "/" + container);
     return switch (io) {
-      case PUT, DELETE -> c + "/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
+      case PUT, PUT_RESPONSE_LOST, DELETE -> c + "/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case LIST -> c + "\\?(?=(.*&)?comp=list(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
     };
   }

@@ -54,6 +54,7 @@ class FsStorageFaultTest extends StorageFaultContract {
   Injected fail(String root, SidecarIo io) {
     RecoveryDirHook.Rule rule = new RecoveryDirHook.Rule(switch (io) {
       case PUT -> StorageIoHook.Point.PUT;
+      case PUT_RESPONSE_LOST -> StorageIoHook.Point.PUT_APPLIED;
       case DELETE -> StorageIoHook.Point.DELETE;
       case LIST -> StorageIoHook.Point.LIST_PAGE;
     });

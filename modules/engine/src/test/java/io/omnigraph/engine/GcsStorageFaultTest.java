@@ -57,7 +57,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   @Override
   String method(SidecarIo io) {
     return switch (io) {
-      case PUT -> "POST";
+      case PUT, PUT_RESPONSE_LOST -> "POST";
       case DELETE -> "DELETE";
       case LIST -> "GET";
     };
@@ -67,7 +67,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   String target(SidecarIo io) {
     String b = Pattern.quote(bucket);
     return switch (io) {
-      case PUT -> "/upload/storage/v1/b/" + b + "/o\\?.*";
+      case PUT, PUT_RESPONSE_LOST -> "/upload/storage/v1/b/" + b + "/o\\?.*";
       case DELETE -> "/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case LIST -> "/storage/v1/b/" + b + "/o\\?(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
     };

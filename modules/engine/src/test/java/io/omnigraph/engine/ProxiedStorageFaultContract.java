@@ -40,7 +40,10 @@ abstract class ProxiedStorageFaultContract extends StorageFaultContract {
   /** @return the options that reach the store at {@code endpoint} (the proxy's or the emulator's) */
   abstract Map<String, String> options(String endpoint);
 
-  /** @return the whole-target regex that selects the requests of {@code io} for {@link #root} */
+  /**
+   * @return the whole-target regex that selects the requests of {@code io} for {@link #root}
+   *     ({@link SidecarIo#PUT_RESPONSE_LOST} is never asked: it selects the requests of a put)
+   */
   abstract String target(SidecarIo io);
 
   /** @return the HTTP method of {@code io}'s requests */
@@ -48,6 +51,7 @@ abstract class ProxiedStorageFaultContract extends StorageFaultContract {
 
   /** @return the backend-shaped failure answered to a selected request */
   abstract Fault failure();
+
 
   /** Every binding's root is {@code <scheme>://<fresh bucket or container>/graphs/g1}. */
   static final String PREFIX = "graphs/g1";
@@ -103,9 +107,9 @@ abstract class ProxiedStorageFaultContract extends StorageFaultContract {
   @Override
   Injected fail(String root, SidecarIo io) {
     FaultProxy p = proxy();
-    String method = method(io);
-    String target = target(io);
-    ArmedFault armed = p.arm(FaultRule.on(method, target).times(UNTIL_CLOSED).then(failure()));
+    SidecarIo request = io == SidecarIo.PUT_RESPONSE_LOST ? SidecarIo.PUT : io;
+    Fault fault = io == SidecarIo.PUT_RESPONSE_LOST ? Fault.forwardThenDrop() : failure();
+    ArmedFault armed = p.arm(FaultRule.on(method(request), target(request)).times(UNTIL_CLOSED).then(fault));
     return new Injected() {
       @Override
       public int fired() {

@@ -56,6 +56,11 @@ abstract class StorageFaultContract {
   enum SidecarIo {
     /** Writing a sidecar (Phase A arm, confirm). */
     PUT,
+    /**
+     * Writing a sidecar takes effect, but the response is lost: the writer cannot know whether the
+     * put happened ({@code OUTCOME_UNKNOWN}).
+     */
+    PUT_RESPONSE_LOST,
     /** Deleting a sidecar (Phase D, recovery's own delete). */
     DELETE,
     /** Listing {@code __recovery/}. */
@@ -210,6 +215,27 @@ abstract class StorageFaultContract {
       RecoverySweepTest.assertNoDrift(g);
       assertThat(sidecars()).isEmpty();
       assertThat(g.recoveries()).isEmpty();
+    }
+  }
+
+  @Test
+  void aSidecarPutWhoseResponseIsLostAbortsTheWriteAndDoesNotWedgeTheNextWrite() throws Exception {
+    try (LanceGraph g = open()) {
+      Map<String, Long> heads = liveHeads(g);
+      int commits = g.commits().size();
+      try (Injected lost = fail(root, SidecarIo.PUT_RESPONSE_LOST)) {
+        assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
+            .satisfies(e -> assertInjectedStorageFailure(e, StorageException.Kind.OUTCOME_UNKNOWN, SIDECAR_NAME));
+        assertThat(lost.fired()).as("%s", lost).isPositive();
+      }
+      assertThat(liveHeads(g)).as("no table HEAD moved").isEqualTo(heads);
+      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(sidecars()).as("the writer withdrew the sidecar it may have written").isEmpty();
+      LoadResult r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
+      assertThat(g.commits()).hasSize(commits + 1);
+      assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
+      assertThat(g.recoveries()).isEmpty();
+      assertThat(sidecars()).isEmpty();
     }
   }
 
