@@ -50,7 +50,7 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
     return switch (io) {
       case PUT, PUT_RESPONSE_LOST -> "PUT";
       case DELETE -> "DELETE";
-      case LIST -> "GET";
+      case LIST, READ -> "GET";
     };
   }
 
@@ -58,7 +58,7 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
   String target(SidecarIo io) {
     String c = Pattern.quote("/" + Azurite.ACCOUNT_NAME + "/" + container);
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST, DELETE -> c + "/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
+      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> c + "/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case LIST -> c + "\\?(?=(.*&)?comp=list(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
     };
   }

@@ -57,6 +57,7 @@ class FsStorageFaultTest extends StorageFaultContract {
       case PUT_RESPONSE_LOST -> StorageIoHook.Point.PUT_APPLIED;
       case DELETE -> StorageIoHook.Point.DELETE;
       case LIST -> StorageIoHook.Point.LIST_PAGE;
+      case READ -> throw new UnsupportedOperationException("StorageIoHook has no read point");
     });
     hook.rules.add(rule);
     return new Injected() {
@@ -70,6 +71,12 @@ class FsStorageFaultTest extends StorageFaultContract {
         hook.rules.remove(rule);
       }
     };
+  }
+
+  /** {@link StorageIoHook} reports writes, deletes and listing pages, not reads. */
+  @Override
+  boolean canFailReads() {
+    return false;
   }
 
   @Override

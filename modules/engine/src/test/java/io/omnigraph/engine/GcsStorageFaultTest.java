@@ -59,7 +59,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
     return switch (io) {
       case PUT, PUT_RESPONSE_LOST -> "POST";
       case DELETE -> "DELETE";
-      case LIST -> "GET";
+      case LIST, READ -> "GET";
     };
   }
 
@@ -69,6 +69,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
     return switch (io) {
       case PUT, PUT_RESPONSE_LOST -> "/upload/storage/v1/b/" + b + "/o\\?.*";
       case DELETE -> "/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
+      case READ -> "/download/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case LIST -> "/storage/v1/b/" + b + "/o\\?(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
     };
   }

@@ -43,7 +43,7 @@ class S3StorageFaultTest extends ProxiedStorageFaultContract {
     return switch (io) {
       case PUT, PUT_RESPONSE_LOST -> "PUT";
       case DELETE -> "DELETE";
-      case LIST -> "GET";
+      case LIST, READ -> "GET";
     };
   }
 
@@ -51,7 +51,7 @@ class S3StorageFaultTest extends ProxiedStorageFaultContract {
   String target(SidecarIo io) {
     // path-style: /<bucket>/<key>[?query] for objects, /<bucket>?list-type=2&prefix=... for listings
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST, DELETE -> Pattern.quote("/" + bucket + "/" + PREFIX + "/__recovery/") + "[^/?]+(\\?.*)?";
+      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> Pattern.quote("/" + bucket + "/" + PREFIX + "/__recovery/") + "[^/?]+(\\?.*)?";
       case LIST -> Pattern.quote("/" + bucket) + "/?\\?(?=(.*&)?list-type=2(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
     };
   }

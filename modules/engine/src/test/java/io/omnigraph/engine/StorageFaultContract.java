@@ -2,6 +2,7 @@ package io.omnigraph.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ErrorKind;
@@ -64,7 +65,9 @@ abstract class StorageFaultContract {
     /** Deleting a sidecar (Phase D, recovery's own delete). */
     DELETE,
     /** Listing {@code __recovery/}. */
-    LIST
+    LIST,
+    /** Reading a listed sidecar's body (not every binding can fail it: {@link #canFailReads()}). */
+    READ
   }
 
   /** A fault that fails every matching storage request until {@link #close()}d. */
@@ -88,6 +91,11 @@ abstract class StorageFaultContract {
 
   /** Arms {@code io} to fail for every sidecar request under {@code root} until the result is closed. */
   abstract Injected fail(String root, SidecarIo io);
+
+  /** @return whether {@link #fail} supports {@link SidecarIo#READ} (tests that need it are skipped otherwise) */
+  boolean canFailReads() {
+    return true;
+  }
 
   /** @return the storage kind an injected failure reaches the engine as */
   abstract StorageException.Kind injectedKind();
@@ -362,6 +370,26 @@ abstract class StorageFaultContract {
       assertThat(g.commits()).hasSize(commits + 2);
       assertThat(g.recoveries()).isEmpty();
       assertThat(GraphLoadTest.export(g)).contains("initech", "\"cy\"");
+      assertThat(sidecars()).isEmpty();
+    }
+  }
+
+  @Test
+  void aFailedSidecarReadOtherThanNotFoundFailsTheOpenLoudlyAndKeepsTheSidecar() throws Exception {
+    assumeTrue(canFailReads(), "this binding cannot fail reads");
+    String sidecar;
+    try (LanceGraph g = open()) {
+      writeWhoseSidecarDeleteFails(g);
+      sidecar = sidecars().get(0);
+    }
+    try (Injected read = fail(root, SidecarIo.READ)) {
+      assertThatThrownBy(this::open).satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), SIDECAR_NAME));
+      assertThat(read.fired()).as("%s", read).isPositive();
+    }
+    assertThat(sidecars()).containsExactly(sidecar);
+    try (LanceGraph g = open()) {
+      assertThat(g.recoveries()).singleElement().satisfies(r -> assertThat(r.operationId())
+          .isEqualTo(operationId(sidecar)));
       assertThat(sidecars()).isEmpty();
     }
   }
