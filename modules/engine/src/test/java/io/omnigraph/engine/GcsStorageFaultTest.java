@@ -19,10 +19,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code TRANSIENT}.
  *
  * <p>Sidecar puts are multipart uploads, whose object name travels in the request body, not the
- * target; the put rule therefore selects every JSON-API upload to the bucket. During a write the
- * adapter uploads nothing but the sidecar (schema files are written at init, table data goes
- * through Lance's XML API), and the contract checks that the failure the write reports names the
- * sidecar's path.
+ * target, so the put rule selects the JSON-API uploads that create an object
+ * ({@code ifGenerationMatch=0}, the adapter's {@code IfAbsent}). During a write on a graph that
+ * has been written before, the only such upload is the sidecar's Phase A put: schema files are
+ * written at init, the write lease already exists and is taken and released with {@code IfMatch},
+ * the sidecar's confirmation is an {@code IfMatch} put, and table data goes through Lance's XML
+ * API. The contract checks that the failure the write reports names the sidecar's path.
  */
 class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   @RegisterExtension static final GcsEmulatorExtension GCS = new GcsEmulatorExtension();
@@ -67,7 +69,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   String target(SidecarIo io) {
     String b = Pattern.quote(bucket);
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "/upload/storage/v1/b/" + b + "/o\\?.*";
+      case PUT, PUT_RESPONSE_LOST -> "/upload/storage/v1/b/" + b + "/o\\?(?=(.*&)?ifGenerationMatch=0(&|$)).*";
       case DELETE -> "/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case READ -> "/download/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
       case LIST -> "/storage/v1/b/" + b + "/o\\?(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
