@@ -9,8 +9,11 @@ import io.omnigraph.api.ErrorKind;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.RecoveryRecord;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.StorageFailureException;
@@ -247,7 +250,64 @@ abstract class StorageFaultContract {
     }
   }
 
+  static final String HIRE = """
+      query hire($name: String, $company: String) {
+        insert Person { name: $name }
+        insert Company { title: $company }
+      }
+      """;
+
+  static MutationResult hire(Graph g, String name, String company) {
+    return g.mutate(HIRE, "hire", QueryParams.of(Map.of("name", name, "company", company)), MutationOptions.defaults());
+  }
+
+  @Test
+  void aFailedSidecarPutAbortsAMutationBeforeAnyTableCommitAndTheNextMutationSucceeds() throws Exception {
+    try (LanceGraph g = open()) {
+      Map<String, Long> heads = liveHeads(g);
+      int commits = g.commits().size();
+      try (Injected put = fail(root, SidecarIo.PUT)) {
+        assertThatThrownBy(() -> hire(g, "dee", "globex"))
+            .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), SIDECAR_NAME));
+        assertThat(put.fired()).as("%s", put).isPositive();
+      }
+      assertThat(liveHeads(g)).isEqualTo(heads);
+      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(sidecars()).isEmpty();
+      MutationResult r = hire(g, "dee", "globex");
+      assertThat(g.commits()).hasSize(commits + 1);
+      assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
+      assertThat(GraphLoadTest.export(g)).contains("\"dee\"", "globex");
+      assertThat(sidecars()).isEmpty();
+    }
+  }
+
   // b. sidecar delete fails
+
+  @Test
+  void aFailedSidecarDeleteAfterAMutationIsAuditedAsRolledForwardByTheNextOpen() throws Exception {
+    MutationResult r;
+    String operation;
+    try (LanceGraph g = open()) {
+      try (Injected delete = fail(root, SidecarIo.DELETE)) {
+        r = hire(g, "dee", "globex");
+        assertThat(delete.fired()).as("%s", delete).isPositive();
+      }
+      assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
+      assertThat(sidecars()).singleElement().asString().matches(SIDECAR_NAME);
+      operation = operationId(sidecars().get(0));
+    }
+    try (LanceGraph g = open()) {
+      assertThat(g.recoveries()).singleElement().satisfies(rec -> {
+        assertThat(rec.kind()).isEqualTo("RolledForward");
+        assertThat(rec.operationId()).isEqualTo(operation);
+        assertThat(rec.graphCommitId()).isEqualTo(r.commitId());
+        assertThat(rec.writerKind()).isEqualTo("Mutation");
+      });
+      assertThat(sidecars()).isEmpty();
+      assertThat(GraphLoadTest.export(g)).contains("\"dee\"", "globex");
+    }
+  }
 
   @Test
   void aFailedSidecarDeleteIsHealedByTheNextWriteAndAuditedAsRolledForwardOnce() throws Exception {
