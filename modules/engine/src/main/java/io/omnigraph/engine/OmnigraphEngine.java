@@ -92,7 +92,17 @@ public final class OmnigraphEngine implements GraphEngine {
 
   @Override
   public Graph open(String uri, OpenOptions options) {
-    GraphRoot root = GraphRoot.open(uri, options.storageOptions());
+    return open(GraphRoot.open(uri, options.storageOptions()));
+  }
+
+  /**
+   * Test seam: {@link #open(String, OpenOptions)} (read-write, with the full recovery sweep) on a
+   * root the caller opened, e.g. over an adapter whose I/O passes a fault hook
+   * ({@link GraphRoot#over}). Takes ownership of {@code root} (closed on failure, or with the
+   * returned graph). Not part of the engine's API.
+   */
+  static Graph open(GraphRoot root) {
+    String uri = root.uri();
     TableStore tables = null;
     try {
       tables = new TableStore();

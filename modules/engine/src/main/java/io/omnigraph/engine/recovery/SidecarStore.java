@@ -3,6 +3,7 @@ package io.omnigraph.engine.recovery;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.WriteCondition;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.recovery.SidecarCodec.SidecarFormatException;
@@ -50,15 +51,33 @@ public final class SidecarStore {
   }
 
   /**
-   * Phase A: puts the sidecar if absent.
+   * Phase A: puts the sidecar if absent. When the put's outcome is unknown (the response was lost,
+   * kind {@code OUTCOME_UNKNOWN}), the file may exist; the writer has committed nothing yet, so it
+   * is withdrawn (deleted) before the failure propagates. Left behind, it would be an Armed intent
+   * with no effect, which the in-process heal must defer (a live writer might own it), so every
+   * later write would be refused until a reopen.
    *
    * @return the stored object's version token, for {@link #confirm}
-   * @throws StorageFailureException the put failed; nothing durable happened
+   * @throws StorageFailureException the put failed; nothing durable is left (if the withdrawal of
+   *     an unknown-outcome put failed too, that failure is suppressed on this one and the next
+   *     read-write open discards the effect-free sidecar)
    */
   public String arm(RecoverySidecar sidecar) {
     String text = codec.write(sidecar);
     Failpoints.hit(Failpoints.SIDECAR_WRITE);
-    return root.put(sidecar.path(), text, WriteCondition.ifAbsent());
+    try {
+      return root.put(sidecar.path(), text, WriteCondition.ifAbsent());
+    } catch (StorageFailureException e) {
+      if (e.detail().orElse(null) instanceof ErrorDetail.Storage d
+          && d.storageKind().equals(StorageException.Kind.OUTCOME_UNKNOWN.name())) {
+        try {
+          root.delete(sidecar.path());
+        } catch (StorageFailureException withdraw) {
+          e.addSuppressed(withdraw);
+        }
+      }
+      throw e;
+    }
   }
 
   /**

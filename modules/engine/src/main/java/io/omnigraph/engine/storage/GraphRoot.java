@@ -43,6 +43,20 @@ public final class GraphRoot implements AutoCloseable {
     }
   }
 
+  /**
+   * A root over an adapter the caller already opened for {@code uri}, instead of the one
+   * {@link StorageAdapters} would find. This is the fault-injection seam of the engine's tests
+   * (an adapter opened with {@link io.omnigraph.api.storage.StorageAdapterProvider#openWithIoHook});
+   * this package is not exported, so applications cannot reach it. The root owns {@code adapter}
+   * and closes it.
+   *
+   * @param uri the root URI {@code adapter} serves
+   * @param adapter the adapter for {@code uri}
+   */
+  public static GraphRoot over(String uri, StorageAdapter adapter) {
+    return new GraphRoot(Objects.requireNonNull(uri, "uri"), Objects.requireNonNull(adapter, "adapter"));
+  }
+
   /** @return the root URI as given */
   public String uri() {
     return uri;

@@ -1,0 +1,74 @@
+package io.omnigraph.engine;
+
+import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.s3.S3ProxyExtension;
+import io.omnigraph.testkit.s3.S3ProxyServer;
+import java.net.URI;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * The storage-fault contract on the S3 emulator (s3proxy on 127.0.0.1) behind a FaultProxy. A
+ * failed request is S3's {@code 503 SlowDown} on every attempt (throttling that outlived the
+ * SDK's {@value #ATTEMPTS} attempts, nothing applied): {@code TRANSIENT}.
+ */
+class S3StorageFaultTest extends ProxiedStorageFaultContract {
+  @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
+  static final int ATTEMPTS = 2;
+
+  private String bucket;
+
+  @Override
+  String freshRoot() {
+    bucket = S3.server().createBucket();
+    return "s3://" + bucket + "/" + PREFIX;
+  }
+
+  @Override
+  URI upstream() {
+    return S3.server().endpoint();
+  }
+
+  @Override
+  Map<String, String> options(String endpoint) {
+    return Map.of("endpoint", endpoint, "allow-http", "true", "path-style", "true",
+        "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
+        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY, "max-attempts", Integer.toString(ATTEMPTS));
+  }
+
+  @Override
+  String method(SidecarIo io) {
+    return switch (io) {
+      case PUT, PUT_RESPONSE_LOST -> "PUT";
+      case DELETE -> "DELETE";
+      case LIST, READ -> "GET";
+    };
+  }
+
+  @Override
+  String target(SidecarIo io) {
+    // path-style: /<bucket>/<key>[?query] for objects, /<bucket>?list-type=2&prefix=... for listings
+    return switch (io) {
+      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> Pattern.quote("/" + bucket + "/" + PREFIX + "/__recovery/") + "[^/?]+(\\?.*)?";
+      case LIST -> Pattern.quote("/" + bucket) + "/?\\?(?=(.*&)?list-type=2(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
+    };
+  }
+
+  @Override
+  Fault failure() {
+    return Fault.s3Error(503, "SlowDown", "injected by FaultProxy");
+  }
+
+  @Override
+  void plantRaw(String root, String name, byte[] bytes) {
+    S3.server().client().putObject(b -> b.bucket(bucket).key(PREFIX + "/" + name), RequestBody.fromBytes(bytes));
+  }
+
+  @Override
+  boolean rawExists(String root, String name) {
+    return S3.server().client().listObjectsV2(b -> b.bucket(bucket).prefix(PREFIX + "/" + name)).contents().stream()
+        .anyMatch(o -> o.key().equals(PREFIX + "/" + name));
+  }
+}
