@@ -1,8 +1,11 @@
 package io.omnigraph.engine.load;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -113,6 +116,15 @@ public final class GraphLoader {
   private final Map<String, FastShape> edgeShapes = new HashMap<>();
   private boolean exactOnly;
   private long exactLines;
+  // The fast path's parser: one non-blocking parser fed line by line, so a line costs no parser
+  // creation. It counts tokens without a limit (the per-line limit is checked per line) and is
+  // replaced whenever a line leaves it mid-document (declined, malformed or incomplete).
+  private static final JsonFactory FAST_FACTORY = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxTokenCount(Long.MAX_VALUE).build())
+      .build();
+  private JsonParser lineParser;
+  private ByteArrayFeeder lineFeeder;
+  private long lineParserFed; // bytes fed to lineParser before the current line
 
   private static ObjectMapper mapper(long maxTokens) {
     com.fasterxml.jackson.core.JsonFactory factory = com.fasterxml.jackson.core.JsonFactory.builder()
@@ -285,7 +297,49 @@ public final class GraphLoader {
       throw e;
     } finally {
       tables.clear();
+      dropLineParser();
     }
+  }
+
+  private JsonParser lineParser() throws IOException {
+    if (lineParser == null) {
+      lineParser = FAST_FACTORY.createNonBlockingByteArrayParser();
+      lineFeeder = (ByteArrayFeeder) lineParser.getNonBlockingInputFeeder();
+      lineParserFed = 0;
+    }
+    return lineParser;
+  }
+
+  private void dropLineParser() {
+    if (lineParser != null) {
+      try {
+        lineParser.close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("closing the line parser of a byte array failed", e);
+      }
+      lineParser = null;
+      lineFeeder = null;
+    }
+  }
+
+  /**
+   * After the root object's closing brace: consumes the rest of the line if it is only JSON
+   * whitespace, leaving the parser between documents for the next line.
+   *
+   * @return false if anything else follows the object on the line (the parser is then unusable)
+   */
+  private boolean restIsWhitespace(JsonParser p, byte[] bytes, int length) throws IOException {
+    long end = p.currentLocation().getByteOffset() - lineParserFed;
+    if (end < 0 || end > length) {
+      return false;
+    }
+    for (int i = (int) end; i < length; i++) {
+      byte b = bytes[i];
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+        return false;
+      }
+    }
+    return p.nextToken() == JsonToken.NOT_AVAILABLE;
   }
 
   private TableRows table(String tableKey, NodeType node, EdgeType edge, BufferAllocator alloc) {
@@ -586,7 +640,11 @@ public final class GraphLoader {
    * @return true if the line was valid and kept (or counted past the row cap)
    */
   private boolean fastLine(byte[] bytes, int length, long line, BufferAllocator alloc) throws IOException {
-    try (JsonParser p = mapper.getFactory().createParser(bytes, 0, length)) {
+    JsonParser p = lineParser();
+    lineFeeder.feedInput(bytes, 0, length);
+    long tokensBefore = p.currentTokenCount();
+    boolean betweenDocuments = false; // true once the whole line is consumed and the parser reusable
+    try {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return false;
       }
@@ -644,8 +702,13 @@ public final class GraphLoader {
         }
         seen |= bit;
       }
-      if (tok != JsonToken.END_OBJECT || p.nextToken() != null) {
+      if (tok != JsonToken.END_OBJECT || !restIsWhitespace(p, bytes, length)) {
         return false;
+      }
+      betweenDocuments = true;
+      lineParserFed += length;
+      if (p.currentTokenCount() - tokensBefore > maxLineTokens) {
+        return false; // the exact path reports too_many_tokens
       }
       boolean isNode = (seen & SEEN_TYPE) != 0;
       boolean isEdge = (seen & SEEN_EDGE) != 0;
@@ -669,6 +732,10 @@ public final class GraphLoader {
       return finishRow(shape, t, t.slot(), line, from, to);
     } catch (JsonProcessingException e) {
       return false;
+    } finally {
+      if (!betweenDocuments) {
+        dropLineParser();
+      }
     }
   }
 

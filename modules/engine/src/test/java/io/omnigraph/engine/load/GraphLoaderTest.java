@@ -227,6 +227,76 @@ class GraphLoaderTest {
       assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.MERGE, CommittedGraphView.EMPTY).batchSink((s, b) -> {}, 4))
           .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void oneParserReadsManyLinesAndLinesAfterADeclinedOneStayFast() throws Exception {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 50; i++) {
+        String note = "{\"type\":\"Note\",\"data\":{\"id\":\"n" + i + "\",\"text\":\"t" + i + "\"}}";
+        // Trailing JSON whitespace (CRLF, spaces, tabs) keeps a line on the fast path.
+        in.append(i % 3 == 0 ? note + " \t\r" : note).append(i % 2 == 0 ? "\r\n" : "\n");
+        if (i % 10 == 5) {
+          // Declined mid-line (data before type): the next line must still parse on the fast path.
+          in.append("{\"data\":{\"id\":\"late").append(i).append("\",\"text\":\"x\"},\"type\":\"Note\"}\n");
+        }
+        if (i % 10 == 7) {
+          // Declined with most of the line unread; leading and inner whitespace.
+          in.append("  {\"data\":{\"text\":\"y\",\"id\":\"later").append(i).append("\"} , \"type\" : \"Note\" }\n");
+        }
+      }
+      byte[] bytes = in.toString().getBytes(StandardCharsets.UTF_8);
+      GraphLoader fastLoader = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY);
+      try (ValidatedLoad fast = fastLoader.load(new ByteArrayInputStream(bytes))) {
+        assertThat(fastLoader.exactLines()).isEqualTo(10); // the ten data-before-type lines
+        assertThat(fast.table("node:Note").orElseThrow().ids()).hasSize(60).contains("n0", "n6", "n8", "n49", "late5", "later47");
+      } catch (InvalidInputException e) {
+        throw new AssertionError("unexpected " + e.getMessage(), e);
+      }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+        ` 1`
+        ` "x`
+        ` tru`
+        ` -`
+        ` {`
+        ` ]`
+        """)
+    void aPartialTokenAfterTheObjectIsInvalidJson(String tail) {
+      String note = "{\"type\":\"Note\",\"data\":{\"text\":\"a\"}}";
+      assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY)
+              .load(new ByteArrayInputStream((note + "\n" + note + tail + "\n" + note).getBytes(StandardCharsets.UTF_8))))
+          .isInstanceOfSatisfying(InvalidInputException.class, e -> {
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).rule()).isEqualTo("invalid_json");
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).line()).isEqualTo(2L);
+          });
+    }
+
+    @Test
+    void theTokenLimitIsPerLineAndInclusive() throws Exception {
+      long tokens;
+      try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(AUTHOR)) {
+        long n = 0;
+        while (p.nextToken() != null) {
+          n++;
+        }
+        tokens = n;
+      }
+      String in = AUTHOR + "\n" + AUTHOR.replace("okafor", "other") + "\n" + AUTHOR.replace("okafor", "third");
+      GraphLoader atLimit = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).maxLineTokens(tokens);
+      try (ValidatedLoad l = atLimit.load(new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)))) {
+        assertThat(atLimit.exactLines()).isZero();
+        assertThat(l.table("node:Author").orElseThrow().ids()).containsExactly("okafor", "other", "third");
+      }
+      String over = in;
+      assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).maxLineTokens(tokens - 1)
+              .load(new ByteArrayInputStream(over.getBytes(StandardCharsets.UTF_8))))
+          .isInstanceOfSatisfying(InvalidInputException.class, e -> {
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).rule()).isEqualTo("too_many_tokens");
+            assertThat(((ErrorDetail.Validation) e.detail().orElseThrow()).line()).isEqualTo(1L);
+          });
+    }
   }
 
   @Nested
