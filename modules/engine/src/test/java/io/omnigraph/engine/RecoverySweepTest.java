@@ -11,6 +11,8 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.InterruptedWrite.StopAt;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
@@ -181,6 +183,31 @@ class RecoverySweepTest {
       assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward);
       assertThat(r.graphCommitId()).isEqualTo(w.commitId);
       assertThat(r.outcomes()).allSatisfy(o -> assertThat(o.toVersion()).isEqualTo(o.fromVersion() + 1));
+    });
+  }
+
+  @Test
+  void aFailedAuditAppendKeepsTheSidecarAndTheNextOpenRecordsExactlyOneRow() throws IOException {
+    InterruptedWrite w = crash(StopAt.AFTER_CONFIRM);
+    try (Failpoints.Armed a = Failpoints.arm(Failpoints.AUDIT_APPEND, FailAction.error())) {
+      assertThatThrownBy(() -> Omnigraph.open(uri).close())
+          .satisfies(e -> assertThat(Failpoints.injectedBy(e)).contains(Failpoints.AUDIT_APPEND));
+      assertThat(a.fired()).isEqualTo(1);
+    }
+    // The roll forward published before the audit append failed; the sidecar stays for the audit.
+    assertThat(sidecarFiles()).containsExactly(w.sidecar.operationId() + ".json");
+    try (Graph g = Omnigraph.open(uri)) {
+      assertThat(GraphLoadTest.export(g)).isEqualTo(exportAfter);
+      assertThat(g.commits()).hasSize(3);
+      assertThat(g.commits().get(0).id()).isEqualTo(w.commitId);
+    }
+    assertThat(sidecarFiles()).isEmpty();
+    try (Graph g = Omnigraph.open(uri)) {
+      assertThat(g.commits()).hasSize(3);
+    }
+    assertThat(audit()).singleElement().satisfies(r -> {
+      assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward);
+      assertThat(r.graphCommitId()).isEqualTo(w.commitId);
     });
   }
 
