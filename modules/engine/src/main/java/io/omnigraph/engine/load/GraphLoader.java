@@ -22,6 +22,7 @@ import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.WriteErrors;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -273,7 +274,7 @@ public final class GraphLoader {
       }
       for (Map.Entry<String, Long> e : observed.entrySet()) {
         if (e.getValue() > maxRowsPerTable) {
-          throw TableStore.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
+          throw WriteErrors.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
         }
       }
       List<TableRows> ordered = new ArrayList<>();
