@@ -7,6 +7,7 @@ import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -126,26 +127,19 @@ final class LanceCommittedView implements CommittedGraphView {
     return new String(v.get(i), StandardCharsets.UTF_8);
   }
 
-  /** {@code column IN (...)} filters of at most 1,024 quoted values each. */
+  /** {@code column IN (...)} filters of at most 1,024 values each. */
   private static List<String> inFilters(String column, Set<String> values) {
     List<String> out = new ArrayList<>();
-    StringBuilder b = null;
-    int n = 0;
+    List<String> chunk = new ArrayList<>();
     for (String v : values) {
-      if (b == null) {
-        b = new StringBuilder(column).append(" IN (");
-      } else {
-        b.append(", ");
-      }
-      b.append('\'').append(v.replace("'", "''")).append('\'');
-      if (++n == 1024) {
-        out.add(b.append(')').toString());
-        b = null;
-        n = 0;
+      chunk.add(v);
+      if (chunk.size() == 1024) {
+        out.add(LanceFilter.in(column, chunk).sql());
+        chunk.clear();
       }
     }
-    if (b != null) {
-      out.add(b.append(')').toString());
+    if (!chunk.isEmpty()) {
+      out.add(LanceFilter.in(column, chunk).sql());
     }
     return out;
   }
