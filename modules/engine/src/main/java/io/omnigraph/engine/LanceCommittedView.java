@@ -1,7 +1,6 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.api.InternalErrorException;
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.Property;
@@ -9,6 +8,7 @@ import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.value.ArrowValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -81,7 +81,7 @@ final class LanceCommittedView implements CommittedGraphView {
         List<Object> tuple = new ArrayList<>(cols.size());
         for (int c = 0; c < cols.size(); c++) {
           // The loader's representation (e.g. DateTime as epoch millis), so tuples compare equal.
-          tuple.add(ArrowRows.value(cols.get(c), types.get(c), i));
+          tuple.add(ArrowValues.get(cols.get(c), types.get(c), i));
         }
         if (tuples.contains(tuple)) {
           out.computeIfAbsent(tuple, k -> new HashSet<>()).add(text(id, i));
