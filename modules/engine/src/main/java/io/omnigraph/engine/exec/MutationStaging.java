@@ -7,6 +7,7 @@ import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.LanceFilters;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
@@ -38,7 +39,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Lance HEAD; {@link #stageAll()} prepares exactly one uncommitted transaction per touched table
  * at the end of the query.
  *
- * <p>The first touch of a table captures its published entry from the {@link CommittedSource}
+ * <p>The first touch of a table captures its published entry from the {@link GraphSnapshot}
  * cut: that version is the one every read sees and the one the staged transaction is prepared
  * against. Reads ({@link #matchRows}, {@link #existingIds}, {@link #outgoingEdgeCounts}) combine
  * committed rows (a Lance scan with the rendered filter) with the pending rows (the same filter
@@ -49,7 +50,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class MutationStaging implements AutoCloseable {
   private final CompiledSchema schema;
   private final TableStore tables;
-  private final CommittedSource committed;
+  private final GraphSnapshot committed;
   private final java.util.function.Supplier<String> newIds;
   private final Map<String, TableEntry> firstTouch = new LinkedHashMap<>();
   private final Map<String, PendingTable> pending = new LinkedHashMap<>();
@@ -71,7 +72,7 @@ public final class MutationStaging implements AutoCloseable {
    * @param tables the table gateway
    * @param committed the manifest cut every read of this attempt comes from
    */
-  public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed) {
+  public MutationStaging(CompiledSchema schema, TableStore tables, GraphSnapshot committed) {
     this(schema, tables, committed, io.omnigraph.engine.schema.Ulid::generate);
   }
 
@@ -82,7 +83,7 @@ public final class MutationStaging implements AutoCloseable {
    * @param newIds mints the id of every unkeyed node and every edge this attempt inserts (fresh
    *     ULIDs; tests supply chosen ids to exercise the strict-insert conflict rules)
    */
-  public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed,
+  public MutationStaging(CompiledSchema schema, TableStore tables, GraphSnapshot committed,
       java.util.function.Supplier<String> newIds) {
     this.schema = schema;
     this.tables = tables;
@@ -229,7 +230,7 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    tables.scan(committed.snapshot(key), null, LanceFilters.render(filter), batch -> {
+    tables.scan(committed.table(key), null, LanceFilters.render(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -262,7 +263,7 @@ public final class MutationStaging implements AutoCloseable {
     Set<String> gone = deletedIds(tableKey);
     Map<String, String> out = new LinkedHashMap<>();
     List<String> columns = withSource ? List.of("id", "src") : List.of("id");
-    tables.scan(committed.snapshot(tableKey), columns, LanceFilters.render(filter), batch -> {
+    tables.scan(committed.table(tableKey), columns, LanceFilters.render(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector src = withSource ? (VarCharVector) batch.getVector("src") : null;
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -292,7 +293,7 @@ public final class MutationStaging implements AutoCloseable {
       }
     }
     if (!probe.isEmpty()) {
-      for (String id : tables.existingIds(committed.snapshot(key), probe)) {
+      for (String id : tables.existingIds(committed.table(key), probe)) {
         if (!deletedIds(key).contains(id)) {
           out.add(id);
         }
@@ -315,7 +316,7 @@ public final class MutationStaging implements AutoCloseable {
     PendingTable p = pending.get(key);
     List<Object> src = new ArrayList<>(sources);
     RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    tables.scan(committed.snapshot(key), List.of("id", "src"), LanceFilters.render(bySource), batch -> {
+    tables.scan(committed.table(key), List.of("id", "src"), LanceFilters.render(bySource), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -351,7 +352,7 @@ public final class MutationStaging implements AutoCloseable {
     projection.addAll(columns);
     Map<String, Property> byName = new HashMap<>();
     t.properties().forEach(q -> byName.put(q.name(), q));
-    tables.scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilters.render(filter), batch -> {
+    tables.scan(committed.table(t.spec().tableKey()), projection, LanceFilters.render(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
@@ -431,7 +432,7 @@ public final class MutationStaging implements AutoCloseable {
     for (String key : firstTouch.keySet()) {
       TableSpec spec = spec(key);
       TableEntry entry = firstTouch.get(key);
-      TableSnapshot snapshot = committed.snapshot(key);
+      TableSnapshot snapshot = committed.table(key);
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;
