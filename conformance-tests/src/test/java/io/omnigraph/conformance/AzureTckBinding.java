@@ -2,13 +2,14 @@ package io.omnigraph.conformance;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
+import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.fault.ArmedFault;
+import io.omnigraph.testkit.fault.AzureRequests;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -39,9 +40,8 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
   private static final int TRIES = RETRIES + 1;
   private static final String PREFIX = "root";
   private static final String ACCOUNT = "/" + Azurite.ACCOUNT_NAME;
-  // The SDK percent-encodes the whole blob name, '/' included, so a blob's target is /account/container/<one segment>.
-  private static final String BLOB = ACCOUNT + "/[^/?]+/[^/?]+(\\?.*)?";
-  private static final String LIST = ACCOUNT + "/[^/?]+\\?(.*&)?comp=list(&.*)?";
+  private static final String BLOB = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME).anyBlob();
+  private static final String LIST = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME).listing();
 
   private final Azurite azurite;
   private final StorageAdapterProvider provider;
@@ -116,9 +116,7 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
     }
 
     private static Fault serverBusy() {
-      return new Fault.Respond(503, Map.of("x-ms-error-code", "ServerBusy", "Content-Type", "application/xml"),
-          ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>"
-              + "<Message>injected by the TCK's FaultProxy</Message></Error>").getBytes(StandardCharsets.UTF_8));
+      return AzureFaults.error(503, "ServerBusy");
     }
 
     private synchronized void arm(FaultRule rule) {

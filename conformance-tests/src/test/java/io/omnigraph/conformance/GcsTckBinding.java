@@ -6,6 +6,7 @@ import io.omnigraph.testkit.fault.ArmedFault;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
+import io.omnigraph.testkit.fault.GcsRequests;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
@@ -33,9 +34,9 @@ final class GcsTckBinding implements StorageTckBinding {
   static final int PAGE_SIZE = 100;
 
   /** Object uploads (multipart; resumable would be POST as well) and deletes of one object. */
-  private static final String UPLOAD = "/upload/storage/v1/b/[^/]+/o\\?.*";
-  private static final String OBJECT = "/storage/v1/b/[^/]+/o/[^/?]+(\\?.*)?";
-  private static final String LIST = "/storage/v1/b/[^/]+/o(\\?.*)?";
+  private static final String UPLOAD = GcsRequests.anyBucket().upload();
+  private static final String OBJECT = GcsRequests.anyBucket().anyObject();
+  private static final String LIST = GcsRequests.anyBucket().listing();
 
   private final StorageAdapterProvider provider;
   private final GcsEmulator emulator;

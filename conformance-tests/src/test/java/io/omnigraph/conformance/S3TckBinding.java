@@ -6,6 +6,7 @@ import io.omnigraph.testkit.fault.ArmedFault;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
+import io.omnigraph.testkit.fault.S3Requests;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.IOException;
 import java.net.URI;
@@ -38,9 +39,8 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
   static final int ATTEMPTS = 3;
   private static final String ROOT_PREFIX = "tck";
 
-  // path-style targets: /<bucket>?list-type=2..., /<bucket>/<key>[?query]
-  private static final String LIST_TARGET = "/[^/?]+\\?(.*&)?list-type=2(&.*)?";
-  private static final String OBJECT_TARGET = "/[^/?]+/[^?]+(\\?.*)?";
+  private static final String LIST_TARGET = S3Requests.anyBucket().listing();
+  private static final String OBJECT_TARGET = S3Requests.anyBucket().anyObject();
 
   private final StorageAdapterProvider provider;
   private final Target target;

@@ -4,7 +4,6 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.query.LanceFilters;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
@@ -14,6 +13,7 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.KeyedWriteMode;
+import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
@@ -230,7 +230,7 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    tables.scan(committed.table(key), null, LanceFilters.render(filter), batch -> {
+    committed.scan(key, null, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -263,7 +263,7 @@ public final class MutationStaging implements AutoCloseable {
     Set<String> gone = deletedIds(tableKey);
     Map<String, String> out = new LinkedHashMap<>();
     List<String> columns = withSource ? List.of("id", "src") : List.of("id");
-    tables.scan(committed.table(tableKey), columns, LanceFilters.render(filter), batch -> {
+    committed.scan(tableKey, columns, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector src = withSource ? (VarCharVector) batch.getVector("src") : null;
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -316,7 +316,7 @@ public final class MutationStaging implements AutoCloseable {
     PendingTable p = pending.get(key);
     List<Object> src = new ArrayList<>(sources);
     RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    tables.scan(committed.table(key), List.of("id", "src"), LanceFilters.render(bySource), batch -> {
+    committed.scan(key, List.of("id", "src"), bySource, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -352,7 +352,7 @@ public final class MutationStaging implements AutoCloseable {
     projection.addAll(columns);
     Map<String, Property> byName = new HashMap<>();
     t.properties().forEach(q -> byName.put(q.name(), q));
-    tables.scan(committed.table(t.spec().tableKey()), projection, LanceFilters.render(filter), batch -> {
+    committed.scan(t.spec().tableKey(), projection, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
@@ -446,7 +446,7 @@ public final class MutationStaging implements AutoCloseable {
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.stageDelete(snapshot, key, LanceFilters.render(all));
+        java.util.Optional<StagedWrite> staged = tables.stageDelete(snapshot, key, LanceFilter.of(all).sql());
         staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
       }
     }

@@ -5,14 +5,13 @@ import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.CommittedGraphView;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.query.ColumnRef;
-import io.omnigraph.engine.query.LanceFilters;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
@@ -124,7 +123,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
     if (srcIds.isEmpty()) {
       return counts;
     }
-    for (RowFilter filter : inFilters("src", srcIds)) {
+    for (LanceFilter filter : inFilters("src", srcIds)) {
       scan("edge:" + edgeType, List.of("id", "src"), filter, batch -> {
         VarCharVector id = (VarCharVector) batch.getVector("id");
         VarCharVector src = (VarCharVector) batch.getVector("src");
@@ -156,7 +155,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
     List<String> projection = new ArrayList<>();
     projection.add("id");
     projection.addAll(columns);
-    scan(tableKey, projection, null, batch -> {
+    scan(tableKey, projection, (LanceFilter) null, batch -> {
       VarCharVector id = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = columns.stream().map(batch::getVector).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -185,7 +184,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
    */
   public List<String[]> orphanedEdges(String edgeType, String endpointColumn, Set<String> survivingIds, int limit) {
     List<String[]> out = new ArrayList<>();
-    scan("edge:" + edgeType, List.of("id", endpointColumn), null, batch -> {
+    scan("edge:" + edgeType, List.of("id", endpointColumn), (LanceFilter) null, batch -> {
       VarCharVector id = (VarCharVector) batch.getVector("id");
       VarCharVector end = (VarCharVector) batch.getVector(endpointColumn);
       for (int i = 0; i < batch.getRowCount() && out.size() < limit; i++) {
@@ -207,7 +206,11 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
    * @param batches receives each batch (valid only during the call)
    */
   public void scan(String tableKey, List<String> columns, RowFilter filter, Consumer<VectorSchemaRoot> batches) {
-    tables.scan(table(tableKey), columns, filter == null ? null : LanceFilters.render(filter), batches);
+    scan(tableKey, columns, filter == null ? null : LanceFilter.of(filter), batches);
+  }
+
+  private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
+    tables.scan(table(tableKey), columns, filter == null ? null : filter.sql(), batches);
   }
 
   /**
@@ -261,18 +264,18 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
   }
 
   /** {@code column IN (...)} filters of at most {@value #IN_LIST_MAX} values each, over a system column. */
-  private static List<RowFilter> inFilters(String column, Set<String> values) {
-    List<RowFilter> out = new ArrayList<>();
-    List<Object> chunk = new ArrayList<>();
+  private static List<LanceFilter> inFilters(String column, Set<String> values) {
+    List<LanceFilter> out = new ArrayList<>();
+    List<String> chunk = new ArrayList<>();
     for (String v : values) {
       chunk.add(v);
       if (chunk.size() == IN_LIST_MAX) {
-        out.add(new RowFilter.In(ColumnRef.system(column), chunk));
+        out.add(LanceFilter.in(column, chunk));
         chunk = new ArrayList<>();
       }
     }
     if (!chunk.isEmpty()) {
-      out.add(new RowFilter.In(ColumnRef.system(column), chunk));
+      out.add(LanceFilter.in(column, chunk));
     }
     return out;
   }

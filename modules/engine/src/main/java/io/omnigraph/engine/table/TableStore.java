@@ -766,18 +766,9 @@ public final class TableStore implements AutoCloseable {
     return out;
   }
 
-  /** @return a SQL filter {@code id IN ('a', 'b')} with quotes escaped */
+  /** @return the filter {@code id IN ('a', 'b')}, rendered by {@link LanceFilter} */
   static String idFilter(Collection<String> ids) {
-    StringBuilder b = new StringBuilder(ID).append(" IN (");
-    boolean first = true;
-    for (String id : ids) {
-      if (!first) {
-        b.append(", ");
-      }
-      first = false;
-      b.append('\'').append(id.replace("'", "''")).append('\'');
-    }
-    return b.append(')').toString();
+    return LanceFilter.in(ID, ids).sql();
   }
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */

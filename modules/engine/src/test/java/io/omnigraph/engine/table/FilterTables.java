@@ -1,10 +1,11 @@
-package io.omnigraph.engine.query;
+package io.omnigraph.engine.table;
 
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.query.ArrowRowValues;
+import io.omnigraph.engine.query.ColumnRef;
+import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
-import io.omnigraph.engine.table.TableSnapshot;
-import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A real Lance table with one nullable column per comparable scalar type, for checking that {@link
- * LanceFilters} selects in Lance exactly what {@link RowFilter#evaluate} selects in memory.
+ * LanceFilter} selects in Lance exactly what {@link RowFilter#evaluate} selects in memory.
  */
 final class FilterTables implements AutoCloseable {
   static final Map<String, ScalarKind> COLUMNS = new LinkedHashMap<>();
@@ -129,7 +130,7 @@ final class FilterTables implements AutoCloseable {
   Set<Integer> lanceSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
     try (TableSnapshot s = store.openLatest(loc)) {
-      store.scan(s, List.of("id"), LanceFilters.render(f), root -> {
+      store.scan(s, List.of("id"), LanceFilter.of(f).sql(), root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         for (int i = 0; i < root.getRowCount(); i++) {
           out.add(Integer.parseInt(new String(id.get(i), StandardCharsets.UTF_8)));
