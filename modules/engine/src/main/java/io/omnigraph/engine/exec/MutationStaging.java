@@ -18,6 +18,8 @@ import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.KeyedWrites;
+import io.omnigraph.engine.write.WriteErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -151,7 +153,7 @@ public final class MutationStaging implements AutoCloseable {
    */
   void recordInsert(String tableKey, String id, boolean upsert) {
     if (!inserted.computeIfAbsent(tableKey, k -> new LinkedHashSet<>()).add(id) && !upsert) {
-      throw TableStore.keyConflict(tableKey, List.of(id), "inserted twice by this mutation");
+      throw WriteErrors.keyConflict(tableKey, List.of(id), "inserted twice by this mutation");
     }
     if (upsert) {
       upserting.add(tableKey);
@@ -212,7 +214,7 @@ public final class MutationStaging implements AutoCloseable {
   /**
    * The node rows {@code filter} selects: live pending rows first (in write order), then committed
    * rows whose id is not pending. Stops with {@link ResourceLimitException} as soon as the table's
-   * pending rows plus the new matches exceed {@link TableStore#KEYED_WRITE_MAX_ROWS}: the match set
+   * pending rows plus the new matches exceed {@link KeyedWrites#MAX_ROWS}: the match set
    * of an update is part of the table's one keyed transaction.
    */
   List<Row> matchRows(NodeType node, RowFilter filter) {
@@ -241,8 +243,8 @@ public final class MutationStaging implements AutoCloseable {
         // Charged before the row is materialized: pending rows plus committed matches form the
         // table's one keyed transaction.
         long rows = alreadyPending + (long) ++fromCommitted[0];
-        if (rows > TableStore.KEYED_WRITE_MAX_ROWS) {
-          throw limit("keyed write entities for " + key, TableStore.KEYED_WRITE_MAX_ROWS, rows, true);
+        if (rows > KeyedWrites.MAX_ROWS) {
+          throw limit("keyed write entities for " + key, KeyedWrites.MAX_ROWS, rows, true);
         }
         List<Object> values = new ArrayList<>(props.size());
         for (int c = 0; c < props.size(); c++) {
@@ -293,7 +295,7 @@ public final class MutationStaging implements AutoCloseable {
       }
     }
     if (!probe.isEmpty()) {
-      for (String id : tables.existingIds(committed.table(key), probe)) {
+      for (String id : tables.reader().existingIds(committed.table(key), probe)) {
         if (!deletedIds(key).contains(id)) {
           out.add(id);
         }
@@ -406,13 +408,13 @@ public final class MutationStaging implements AutoCloseable {
   void checkLimits() {
     for (PendingTable p : pending.values()) {
       String key = p.spec().tableKey();
-      if (p.size() > TableStore.KEYED_WRITE_MAX_ROWS) {
-        throw limit("keyed write entities for " + key, TableStore.KEYED_WRITE_MAX_ROWS, p.size());
+      if (p.size() > KeyedWrites.MAX_ROWS) {
+        throw limit("keyed write entities for " + key, KeyedWrites.MAX_ROWS, p.size());
       }
       try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
         long bytes = ArrowBatches.memorySize(batch);
-        if (bytes > TableStore.KEYED_WRITE_MAX_BYTES) {
-          throw limit("keyed write bytes for " + key, TableStore.KEYED_WRITE_MAX_BYTES, bytes);
+        if (bytes > KeyedWrites.MAX_BYTES) {
+          throw limit("keyed write bytes for " + key, KeyedWrites.MAX_BYTES, bytes);
         }
       }
     }
@@ -440,13 +442,13 @@ public final class MutationStaging implements AutoCloseable {
           requireStrictIdsAbsent(key, snapshot);
         }
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
-          out.add(new TableEffect(spec, entry, snapshot, tables.stageKeyedWrite(snapshot, key, batch, mode)));
+          out.add(new TableEffect(spec, entry, snapshot, KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode)));
         }
       }
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.stageDelete(snapshot, key, LanceFilter.of(all).sql());
+        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all).sql());
         staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
       }
     }
@@ -466,9 +468,9 @@ public final class MutationStaging implements AutoCloseable {
     if (strict == null || strict.isEmpty()) {
       return;
     }
-    List<String> existing = tables.existingIds(snapshot, strict);
+    List<String> existing = tables.reader().existingIds(snapshot, strict);
     if (!existing.isEmpty()) {
-      throw TableStore.keyConflict(key, existing, "already exists");
+      throw WriteErrors.keyConflict(key, existing, "already exists");
     }
   }
 

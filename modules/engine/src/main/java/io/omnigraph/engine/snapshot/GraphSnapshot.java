@@ -13,7 +13,7 @@ import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableSnapshot;
-import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.table.TableReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,10 +49,10 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
   private final ManifestState state;
   private final CompiledSchema schema;
   private final GraphRoot root;
-  private final TableStore tables;
+  private final TableReader tables;
   private final Map<String, TableSnapshot> open = new TreeMap<>();
 
-  GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableStore tables) {
+  GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables) {
     this.ref = ref;
     this.state = state;
     this.schema = schema;

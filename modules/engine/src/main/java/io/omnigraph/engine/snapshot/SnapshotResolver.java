@@ -73,7 +73,7 @@ public final class SnapshotResolver {
    */
   public GraphSnapshot resolve(GraphRef ref) {
     ManifestState state = state(ref);
-    return new GraphSnapshot(ref, state, schemaAt(state), root, tables);
+    return new GraphSnapshot(ref, state, schemaAt(state), root, tables.reader());
   }
 
   /**
