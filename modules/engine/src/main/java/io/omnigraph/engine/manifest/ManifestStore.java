@@ -123,7 +123,7 @@ public final class ManifestStore {
    * @throws NotFoundException when that version does not exist (any more)
    */
   public ManifestState readVersion(long version) {
-    try (TableSnapshot s = tables.openAt(location, version)) {
+    try (TableSnapshot s = tables.reader().openAt(location, version)) {
       guardStamp(s.schemaMetadata());
       Known k = known;
       if (k != null && k.stamp().equals(s.stamp())) {

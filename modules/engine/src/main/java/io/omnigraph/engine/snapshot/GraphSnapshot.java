@@ -2,7 +2,6 @@ package io.omnigraph.engine.snapshot;
 
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.engine.load.ArrowRows;
-import io.omnigraph.engine.load.CommittedGraphView;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.RowFilter;
@@ -13,6 +12,7 @@ import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.table.TableReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
