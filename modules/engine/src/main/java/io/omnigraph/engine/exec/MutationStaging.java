@@ -442,7 +442,7 @@ public final class MutationStaging implements AutoCloseable {
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all).sql());
+        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
         staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
       }
     }

@@ -210,7 +210,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
   }
 
   private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
-    tables.scan(table(tableKey), columns, filter == null ? null : filter.sql(), batches);
+    tables.scan(table(tableKey), columns, filter, batches);
   }
 
   /**
