@@ -41,7 +41,7 @@ final class LanceCommittedView implements CommittedGraphView {
     if (ids.isEmpty()) {
       return Set.of();
     }
-    return new LinkedHashSet<>(tables.existingIds(committed.snapshot("node:" + nodeType), ids));
+    return new LinkedHashSet<>(tables.reader().existingIds(committed.snapshot("node:" + nodeType), ids));
   }
 
   @Override
@@ -51,7 +51,7 @@ final class LanceCommittedView implements CommittedGraphView {
       return counts;
     }
     for (String filter : inFilters("src", srcIds)) {
-      tables.scan(committed.snapshot("edge:" + edgeType), List.of("id", "src"), filter, root -> {
+      tables.reader().scan(committed.snapshot("edge:" + edgeType), List.of("id", "src"), filter, root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         VarCharVector src = (VarCharVector) root.getVector("src");
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -74,7 +74,7 @@ final class LanceCommittedView implements CommittedGraphView {
     List<String> projection = new ArrayList<>();
     projection.add("id");
     projection.addAll(columns);
-    tables.scan(committed.snapshot(tableKey), projection, null, root -> {
+    tables.reader().scan(committed.snapshot(tableKey), projection, null, root -> {
       VarCharVector id = (VarCharVector) root.getVector("id");
       List<FieldVector> cols = columns.stream().map(root::getVector).toList();
       for (int i = 0; i < root.getRowCount(); i++) {
@@ -94,7 +94,7 @@ final class LanceCommittedView implements CommittedGraphView {
   @Override
   public List<String[]> orphanedEdges(String edgeType, String endpointColumn, Set<String> survivingIds, int limit) {
     List<String[]> out = new ArrayList<>();
-    tables.scan(committed.snapshot("edge:" + edgeType), List.of("id", endpointColumn), null, root -> {
+    tables.reader().scan(committed.snapshot("edge:" + edgeType), List.of("id", endpointColumn), null, root -> {
       VarCharVector id = (VarCharVector) root.getVector("id");
       VarCharVector end = (VarCharVector) root.getVector(endpointColumn);
       for (int i = 0; i < root.getRowCount() && out.size() < limit; i++) {

@@ -6,7 +6,7 @@ import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
-import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.WriteErrors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,7 +79,7 @@ final class LoadTables {
     }
     for (Map.Entry<String, Long> e : observed.entrySet()) {
       if (e.getValue() > maxRowsPerTable) {
-        throw TableStore.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
+        throw WriteErrors.resourceLimit("keyed entities for " + e.getKey(), maxRowsPerTable, e.getValue());
       }
     }
     List<TableRows> ordered = new ArrayList<>();

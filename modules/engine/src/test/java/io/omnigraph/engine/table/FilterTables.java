@@ -71,7 +71,7 @@ final class FilterTables implements AutoCloseable {
         }
       }
       root.setRowCount(rows.size());
-      store.createTable(loc, "node:F", schema, List.of(root));
+      store.writer().createTable(loc, "node:F", schema, List.of(root));
     }
   }
 
@@ -129,8 +129,8 @@ final class FilterTables implements AutoCloseable {
   /** @return the row indexes Lance selects with the rendered filter */
   Set<Integer> lanceSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
-    try (TableSnapshot s = store.openLatest(loc)) {
-      store.scan(s, List.of("id"), LanceFilter.of(f).sql(), root -> {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      store.reader().scan(s, List.of("id"), LanceFilter.of(f).sql(), root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         for (int i = 0; i < root.getRowCount(); i++) {
           out.add(Integer.parseInt(new String(id.get(i), StandardCharsets.UTF_8)));
@@ -143,8 +143,8 @@ final class FilterTables implements AutoCloseable {
   /** @return the row indexes selected by evaluating the filter over the batches Lance returns for a full scan */
   Set<Integer> arrowSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
-    try (TableSnapshot s = store.openLatest(loc)) {
-      store.scan(s, null, null, root -> {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      store.reader().scan(s, null, null, root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         ArrowRowValues row = new ArrowRowValues(root);
         for (int i = 0; i < root.getRowCount(); i++) {

@@ -178,15 +178,15 @@ class LanceFilterTest {
           id.setSafe(i, ids.get(i).getBytes(StandardCharsets.UTF_8));
         }
         root.setRowCount(ids.size());
-        store.createTable(loc, "node:Ids", schema, List.of(root));
+        store.writer().createTable(loc, "node:Ids", schema, List.of(root));
       }
-      try (TableSnapshot s = store.openLatest(loc)) {
+      try (TableSnapshot s = store.reader().openLatest(loc)) {
         // The id probe of loads and keyed writes goes through the same rendering.
-        assertThat(store.existingIds(s, ids)).containsExactlyElementsOf(ids);
+        assertThat(store.reader().existingIds(s, ids)).containsExactlyElementsOf(ids);
         for (int i = 0; i < ids.size(); i++) {
           List<String> wanted = List.of(ids.get(i), ids.get((i + 1) % ids.size()), "absent \uD83D\uDE00");
           List<String> found = new ArrayList<>();
-          store.scan(s, List.of("id"), LanceFilter.in("id", wanted).sql(), r -> {
+          store.reader().scan(s, List.of("id"), LanceFilter.in("id", wanted).sql(), r -> {
             VarCharVector v = (VarCharVector) r.getVector("id");
             for (int row = 0; row < r.getRowCount(); row++) {
               found.add(new String(v.get(row), StandardCharsets.UTF_8));
