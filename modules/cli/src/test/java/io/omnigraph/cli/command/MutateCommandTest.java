@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class MutateCommandTest {
 
   @BeforeEach
   void initGraph() throws IOException {
-    Path schema = Files.writeString(tmp.resolve("people.pg"), GraphCommandsTest.SCHEMA);
+    Path schema = Files.writeString(tmp.resolve("people.pg"), KnowsGraph.SCHEMA);
     queries = Files.writeString(tmp.resolve("people.gq"), QUERIES);
     graph = tmp.resolve("graph").toString();
     CliRun init = CliRun.of("init", "--schema", schema.toString(), graph);
@@ -59,7 +60,7 @@ class MutateCommandTest {
   void mutatePrintsCountsPerTableAndTheNewCommit() {
     CliRun run = mutate(graph, "--query", queries.toString(), "--name", "add", "--param", "name=ada", "--param", "age=36");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("mutation add changed 1 nodes and 0 edges", "as commit " + head(),
+    assertThat(run.out()).contains("mutation add changed 1 node and 0 edges", "as commit " + head(),
         "node:Person: inserted 1, updated 0, deleted 0");
   }
 
