@@ -2,6 +2,8 @@ package io.omnigraph.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.omnigraph.testkit.fault.FaultProxy;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +49,20 @@ final class RunnerJar {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("runner exited").isTrue();
     return new Run(p.exitValue(), out);
+  }
+
+  /**
+   * Runs the runner's main class with this module's test classes (the catalog's broken adapters,
+   * the vendor bindings) and the test kit next to the runner jar on the class path, as a vendor
+   * puts its binding jar next to it.
+   */
+  static Run runWithTestClasses(String... args) throws Exception {
+    String cp = String.join(File.pathSeparator, jar().toString(),
+        Path.of("target/test-classes").toAbsolutePath().toString(),
+        Path.of(FaultProxy.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+    List<String> a = new ArrayList<>(List.of("-cp", cp, "io.omnigraph.conformance.runner.TckRunner"));
+    a.addAll(List.of(args));
+    return java(a);
   }
 
   /** Runs {@code java -jar <runner> <args>}. */
