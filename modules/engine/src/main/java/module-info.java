@@ -3,8 +3,7 @@
  *
  * <p>Lance ({@code lance.core}) is an automatic module. On the module path the package
  * {@code org.lance.namespace} is split between lance-core and lance-namespace-core; run with
- * {@code --patch-module lance.core=lance-namespace-core-<v>.jar} (see the README, "Using the engine
- * as a library").
+ * {@code --patch-module lance.core=lance-namespace-core-<v>.jar} (docs/library.md, "Module path").
  */
 module io.omnigraph.engine {
   requires io.omnigraph.api;

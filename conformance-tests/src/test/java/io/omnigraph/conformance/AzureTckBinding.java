@@ -3,10 +3,10 @@ package io.omnigraph.conformance;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
 import io.omnigraph.testkit.azure.Azurite;
-import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.azure.AzureFaults;
+import io.omnigraph.testkit.fault.AzureRequests;
 import io.omnigraph.testkit.fault.FaultProxy;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +36,7 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
   private static final int TRIES = RETRIES + 1;
   private static final String PREFIX = "root";
   private static final String ACCOUNT = "/" + Azurite.ACCOUNT_NAME;
-  // The SDK percent-encodes the whole blob name, '/' included, so a blob's target is /account/container/<one segment>.
-  private static final String BLOB = ACCOUNT + "/[^/?]+/[^/?]+(\\?.*)?";
-  private static final String LIST = ACCOUNT + "/[^/?]+\\?(.*&)?comp=list(&.*)?";
+  private static final AzureRequests REQUESTS = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME);
 
   private final Azurite azurite;
   private final StorageAdapterProvider provider;
@@ -103,20 +101,14 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
     }
   }
 
-  private static Fault error(int status, String code) {
-    return new Fault.Respond(status, Map.of("x-ms-error-code", code, "Content-Type", "application/xml"),
-        ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + code + "</Code>"
-            + "<Message>injected by the TCK's FaultProxy</Message></Error>").getBytes(StandardCharsets.UTF_8));
-  }
-
   /** The Blob service REST API, as {@link HttpFaultController} selects and fails it; every fault outlives the SDK's tries. */
   static HttpFaultController.Dialect dialect() {
     return new HttpFaultController.Dialect(Map.of(
-        FaultController.Operation.READ, new HttpFaultController.Request("GET", BLOB),
-        FaultController.Operation.EXISTS, new HttpFaultController.Request("HEAD", BLOB),
-        FaultController.Operation.PUT, new HttpFaultController.Request("PUT", BLOB),
-        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", BLOB),
-        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", LIST)),
-        error(503, "ServerBusy"), error(403, "AuthorizationPermissionMismatch"), TRIES);
+        FaultController.Operation.READ, new HttpFaultController.Request("GET", REQUESTS.anyBlob()),
+        FaultController.Operation.EXISTS, new HttpFaultController.Request("HEAD", REQUESTS.anyBlob()),
+        FaultController.Operation.PUT, new HttpFaultController.Request("PUT", REQUESTS.anyBlob()),
+        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", REQUESTS.anyBlob()),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", REQUESTS.listing())),
+        AzureFaults.error(503, "ServerBusy"), AzureFaults.error(403, "AuthorizationPermissionMismatch"), TRIES);
   }
 }

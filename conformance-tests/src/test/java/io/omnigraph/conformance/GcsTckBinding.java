@@ -3,6 +3,7 @@ package io.omnigraph.conformance;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
 import io.omnigraph.testkit.fault.FaultProxy;
+import io.omnigraph.testkit.fault.GcsRequests;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
@@ -27,12 +28,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class GcsTckBinding implements StorageTckBinding {
   static final int PAGE_SIZE = 100;
 
-  /** Object uploads (multipart; resumable would be POST as well) and deletes of one object. */
-  private static final String UPLOAD = "/upload/storage/v1/b/[^/]+/o\\?.*";
-  private static final String OBJECT = "/storage/v1/b/[^/]+/o/[^/?]+(\\?.*)?";
-  /** The one media GET of a read. */
-  private static final String READ = "/download/storage/v1/b/[^/]+/o/[^/?]+\\?(.*&)?alt=media(&.*)?";
-  private static final String LIST = "/storage/v1/b/[^/]+/o(\\?.*)?";
+  private static final GcsRequests REQUESTS = GcsRequests.anyBucket();
 
   private final StorageAdapterProvider provider;
   private final GcsEmulator emulator;
@@ -91,11 +87,11 @@ final class GcsTckBinding implements StorageTckBinding {
   /** The GCS JSON API, as {@link HttpFaultController} selects and fails it ({@code max-attempts=1}: one try). */
   static HttpFaultController.Dialect dialect() {
     return new HttpFaultController.Dialect(Map.of(
-        FaultController.Operation.READ, new HttpFaultController.Request("GET", READ),
-        FaultController.Operation.EXISTS, new HttpFaultController.Request("GET", OBJECT),
-        FaultController.Operation.PUT, new HttpFaultController.Request("POST", UPLOAD),
-        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", OBJECT),
-        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", LIST)),
+        FaultController.Operation.READ, new HttpFaultController.Request("GET", REQUESTS.anyDownload()),
+        FaultController.Operation.EXISTS, new HttpFaultController.Request("GET", REQUESTS.anyObject()),
+        FaultController.Operation.PUT, new HttpFaultController.Request("POST", REQUESTS.upload()),
+        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", REQUESTS.anyObject()),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", REQUESTS.listing())),
         GcsFaults.jsonError(503, "backendError"), GcsFaults.jsonError(403, "forbidden"), 1);
   }
 }

@@ -4,6 +4,7 @@ import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
+import io.omnigraph.testkit.fault.S3Requests;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.IOException;
 import java.net.URI;
@@ -127,13 +128,13 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
 
   /** The S3 REST API, path-style ({@code /<bucket>/<key>}), as {@link HttpFaultController} selects and fails it. */
   static HttpFaultController.Dialect dialect(int tries) {
-    String object = "/[^/?]+/[^?]+(\\?.*)?";
+    String object = S3Requests.anyBucket().anyObject();
     return new HttpFaultController.Dialect(Map.of(
         FaultController.Operation.READ, new HttpFaultController.Request("GET", object),
         FaultController.Operation.EXISTS, new HttpFaultController.Request("HEAD", object),
         FaultController.Operation.PUT, new HttpFaultController.Request("PUT", object),
         FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", object),
-        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", "/[^/?]+\\?(.*&)?list-type=2(&.*)?")),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", S3Requests.anyBucket().listing())),
         Fault.s3Error(503, "SlowDown", "injected fault: slow down"),
         Fault.s3Error(403, "AccessDenied", "injected fault: access denied"), tries);
   }

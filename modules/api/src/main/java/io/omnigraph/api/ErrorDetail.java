@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * The one structured detail an {@link OmnigraphException} may carry. The set is closed; each
  * record renders as one named JSON object in {@link OmnigraphException#toJson()} (the field name is
- * {@link #jsonField()}), matching the reference implementation's {@code ErrorOutput} shape.
+ * {@link #jsonField()}); the shape and every detail are listed in docs/errors.md ("Details").
  */
 public sealed interface ErrorDetail {
 

@@ -9,7 +9,7 @@ import java.util.Optional;
  * {@link #httpStatus()} and stable {@link #code()}. A failure carries at most one structured
  * {@link #detail()}, so callers never parse messages.
  *
- * <p>{@link #toJson()} renders the reference implementation's {@code ErrorOutput} shape:
+ * <p>{@link #toJson()} renders one JSON object (docs/errors.md, "JSON shape"):
  * <pre>{"error": "&lt;message&gt;", "code": "conflict", "key_conflict": {...}}</pre>
  */
 public abstract sealed class OmnigraphException extends RuntimeException

@@ -2,7 +2,7 @@ package io.omnigraph.cli;
 
 /**
  * The process exit codes of {@code omnigraph}. They are part of the CLI's contract (documented in
- * the README and in {@code omnigraph --help}); scripts may branch on them.
+ * docs/errors.md, "Exit codes", and in {@code omnigraph --help}); scripts may branch on them.
  */
 public final class ExitCode {
   /** The command did what it was asked. */

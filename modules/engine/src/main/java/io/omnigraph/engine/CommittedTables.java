@@ -40,7 +40,7 @@ final class CommittedTables implements AutoCloseable {
     TableSnapshot s = open.get(tableKey);
     if (s == null) {
       TableEntry e = entry(tableKey);
-      s = tables.openAt(root.lance(e.path()), e.version());
+      s = tables.reader().openAt(root.lance(e.path()), e.version());
       open.put(tableKey, s);
     }
     return s;

@@ -38,7 +38,7 @@ final class GraphExport {
     try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
         NdjsonExporter exporter = new NdjsonExporter(graph.compiledSchema(), keepOpen)) {
       for (TableSpec t : graph.compiledSchema().tables()) {
-        graph.tables().scanSortedById(committed.snapshot(t.tableKey()), batch -> {
+        graph.tables().reader().scanSortedById(committed.snapshot(t.tableKey()), batch -> {
           try {
             exporter.write(t.tableKey(), batch);
           } catch (IOException e) {

@@ -15,7 +15,9 @@ import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.table.TableWriter;
 import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.StaleAttempt;
 import io.omnigraph.engine.write.WriteToken;
 import java.io.IOException;
@@ -84,7 +86,7 @@ final class GraphLoad {
     Optional<String> head = token.head();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
-    Map<String, TableStore.OverwriteStaging> streamed = new LinkedHashMap<>();
+    Map<String, TableWriter.OverwriteStaging> streamed = new LinkedHashMap<>();
     try (CommittedTables committed = new CommittedTables(graph.root(), tables, state);
         ValidatedLoad validated = validate(in, committed, streamed)) {
       long t1 = System.nanoTime();
@@ -168,16 +170,16 @@ final class GraphLoad {
    * nothing is committed before validation is complete (GraphWrite commits after this returns).
    */
   private ValidatedLoad validate(InputStream in, CommittedTables committed,
-      Map<String, TableStore.OverwriteStaging> streamed) {
+      Map<String, TableWriter.OverwriteStaging> streamed) {
     TableStore tables = graph.tables();
     LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed);
     GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, view)
         .progress(this::reportLines).allocator(tables.allocator());
     if (mode != LoadMode.OVERWRITE) {
-      loader.maxRowsPerTable(TableStore.KEYED_WRITE_MAX_ROWS);
+      loader.maxRowsPerTable(KeyedWrites.MAX_ROWS);
     } else {
       loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
-          k -> tables.beginOverwrite(committed.snapshot(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
+          k -> tables.writer().beginOverwrite(committed.snapshot(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);
@@ -218,17 +220,17 @@ final class GraphLoad {
   }
 
   private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows,
-      TableStore.OverwriteStaging streamedOverwrite) {
+      TableWriter.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
     TableSnapshot snapshot = committed.snapshot(spec.tableKey());
     Prepared p = new Prepared(spec, entry, snapshot);
     p.staged = switch (mode) {
-      case APPEND -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.STRICT_INSERT);
-      case MERGE -> tables.stageKeyedWrite(snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
+      case APPEND -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows), KeyedWriteMode.STRICT_INSERT);
+      case MERGE -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
       case OVERWRITE -> streamedOverwrite != null
           ? streamedOverwrite.finish()
-          : tables.beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
+          : tables.writer().beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
     };
     return p;
   }

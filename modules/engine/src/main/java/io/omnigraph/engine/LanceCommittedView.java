@@ -7,6 +7,7 @@ import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class LanceCommittedView implements CommittedGraphView {
     if (ids.isEmpty()) {
       return Set.of();
     }
-    return new LinkedHashSet<>(tables.existingIds(committed.snapshot("node:" + nodeType), ids));
+    return new LinkedHashSet<>(tables.reader().existingIds(committed.snapshot("node:" + nodeType), ids));
   }
 
   @Override
@@ -50,7 +51,7 @@ final class LanceCommittedView implements CommittedGraphView {
       return counts;
     }
     for (String filter : inFilters("src", srcIds)) {
-      tables.scan(committed.snapshot("edge:" + edgeType), List.of("id", "src"), filter, root -> {
+      tables.reader().scan(committed.snapshot("edge:" + edgeType), List.of("id", "src"), filter, root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         VarCharVector src = (VarCharVector) root.getVector("src");
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -73,7 +74,7 @@ final class LanceCommittedView implements CommittedGraphView {
     List<String> projection = new ArrayList<>();
     projection.add("id");
     projection.addAll(columns);
-    tables.scan(committed.snapshot(tableKey), projection, null, root -> {
+    tables.reader().scan(committed.snapshot(tableKey), projection, null, root -> {
       VarCharVector id = (VarCharVector) root.getVector("id");
       List<FieldVector> cols = columns.stream().map(root::getVector).toList();
       for (int i = 0; i < root.getRowCount(); i++) {
@@ -93,7 +94,7 @@ final class LanceCommittedView implements CommittedGraphView {
   @Override
   public List<String[]> orphanedEdges(String edgeType, String endpointColumn, Set<String> survivingIds, int limit) {
     List<String[]> out = new ArrayList<>();
-    tables.scan(committed.snapshot("edge:" + edgeType), List.of("id", endpointColumn), null, root -> {
+    tables.reader().scan(committed.snapshot("edge:" + edgeType), List.of("id", endpointColumn), null, root -> {
       VarCharVector id = (VarCharVector) root.getVector("id");
       VarCharVector end = (VarCharVector) root.getVector(endpointColumn);
       for (int i = 0; i < root.getRowCount() && out.size() < limit; i++) {
@@ -126,26 +127,19 @@ final class LanceCommittedView implements CommittedGraphView {
     return new String(v.get(i), StandardCharsets.UTF_8);
   }
 
-  /** {@code column IN (...)} filters of at most 1,024 quoted values each. */
+  /** {@code column IN (...)} filters of at most 1,024 values each. */
   private static List<String> inFilters(String column, Set<String> values) {
     List<String> out = new ArrayList<>();
-    StringBuilder b = null;
-    int n = 0;
+    List<String> chunk = new ArrayList<>();
     for (String v : values) {
-      if (b == null) {
-        b = new StringBuilder(column).append(" IN (");
-      } else {
-        b.append(", ");
-      }
-      b.append('\'').append(v.replace("'", "''")).append('\'');
-      if (++n == 1024) {
-        out.add(b.append(')').toString());
-        b = null;
-        n = 0;
+      chunk.add(v);
+      if (chunk.size() == 1024) {
+        out.add(LanceFilter.in(column, chunk).sql());
+        chunk.clear();
       }
     }
-    if (b != null) {
-      out.add(b.append(')').toString());
+    if (!chunk.isEmpty()) {
+      out.add(LanceFilter.in(column, chunk).sql());
     }
     return out;
   }

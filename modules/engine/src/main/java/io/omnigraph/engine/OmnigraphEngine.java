@@ -77,7 +77,7 @@ public final class OmnigraphEngine implements GraphEngine {
       List<ManifestStore.GenesisTable> genesis = new ArrayList<>();
       for (TableSpec t : schema.tables()) {
         var loc = root.lance(t.path());
-        long v = tables.createTable(loc, t.tableKey(), t.arrowSchema(), List.of());
+        long v = tables.writer().createTable(loc, t.tableKey(), t.arrowSchema(), List.of());
         genesis.add(new ManifestStore.GenesisTable(new TableIdentity(t.stableTableId(), t.tableIncarnationId()),
             t.tableKey(), v, loc.uri()));
       }
@@ -184,7 +184,7 @@ public final class OmnigraphEngine implements GraphEngine {
               oldest = Math.min(oldest, v);
             }
           }
-          removed.put(t.tableKey(), tables.cleanupVersionsBefore(root.lance(t.path()), oldest));
+          removed.put(t.tableKey(), tables.writer().cleanupVersionsBefore(root.lance(t.path()), oldest));
         }
         return new CleanupResult(removed);
       }

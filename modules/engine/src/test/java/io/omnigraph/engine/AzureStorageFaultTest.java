@@ -2,12 +2,12 @@ package io.omnigraph.engine;
 
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteClients;
+import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.azure.AzuriteExtension;
+import io.omnigraph.testkit.fault.AzureRequests;
 import io.omnigraph.testkit.fault.Fault;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class AzureStorageFaultTest extends ProxiedStorageFaultContract {
   @RegisterExtension static final AzuriteExtension AZURITE = new AzuriteExtension();
   static final int RETRIES = 1;
-  private static final String RECOVERY_PREFIX = "graphs%2Fg1%2F__recovery%2F";
 
   private String container;
 
@@ -56,18 +55,16 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
 
   @Override
   String target(SidecarIo io) {
-    String c = Pattern.quote("/" + Azurite.ACCOUNT_NAME + "/" + container);
+    AzureRequests az = AzureRequests.in(Azurite.ACCOUNT_NAME, container);
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> c + "/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
-      case LIST -> c + "\\?(?=(.*&)?comp=list(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
+      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> az.blobIn(RECOVERY_DIR);
+      case LIST -> az.listing(RECOVERY_DIR);
     };
   }
 
   @Override
   Fault failure() {
-    return new Fault.Respond(503, Map.of("x-ms-error-code", "ServerBusy", "Content-Type", "application/xml"),
-        ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code>"
-            + "<Message>injected by FaultProxy</Message></Error>").getBytes(StandardCharsets.UTF_8));
+    return AzureFaults.error(503, "ServerBusy");
   }
 
   @Override

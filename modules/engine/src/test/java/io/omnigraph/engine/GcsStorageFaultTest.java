@@ -3,12 +3,12 @@ package io.omnigraph.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.fault.GcsRequests;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,7 +29,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   @RegisterExtension static final GcsEmulatorExtension GCS = new GcsEmulatorExtension();
   static final int ATTEMPTS = 2;
-  private static final String RECOVERY_PREFIX = "graphs%2Fg1%2F__recovery%2F";
 
   private String bucket;
 
@@ -67,12 +66,12 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
 
   @Override
   String target(SidecarIo io) {
-    String b = Pattern.quote(bucket);
+    GcsRequests gcs = GcsRequests.in(bucket);
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "/upload/storage/v1/b/" + b + "/o\\?(?=(.*&)?ifGenerationMatch=0(&|$)).*";
-      case DELETE -> "/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
-      case READ -> "/download/storage/v1/b/" + b + "/o/(?i:" + Pattern.quote(RECOVERY_PREFIX) + ")[^/?]+(\\?.*)?";
-      case LIST -> "/storage/v1/b/" + b + "/o\\?(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
+      case PUT, PUT_RESPONSE_LOST -> gcs.creatingUpload();
+      case DELETE -> gcs.objectIn(RECOVERY_DIR);
+      case READ -> gcs.downloadIn(RECOVERY_DIR);
+      case LIST -> gcs.listing(RECOVERY_DIR);
     };
   }
 

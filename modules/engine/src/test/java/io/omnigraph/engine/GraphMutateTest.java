@@ -146,7 +146,7 @@ class GraphMutateTest {
     ManifestState state = lg.state();
     Map<String, String> out = new TreeMap<>();
     for (TableEntry e : state.tables().values()) {
-      try (TableSnapshot s = lg.tables().openLatest(lg.root().lance(e.path()))) {
+      try (TableSnapshot s = lg.tables().reader().openLatest(lg.root().lance(e.path()))) {
         if (s.version() != e.version()) {
           out.put(e.tableKey(), e.version() + " -> " + s.version());
         }

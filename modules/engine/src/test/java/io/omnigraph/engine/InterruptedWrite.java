@@ -18,6 +18,7 @@ import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.KeyedWrites;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,9 +76,9 @@ final class InterruptedWrite {
       for (TableRows rows : validated.tables()) {
         TableSpec spec = rows.spec();
         TableSnapshot snap = committed.snapshot(spec.tableKey());
-        List<VectorSchemaRoot> batches = ArrowRows.toBatches(rows, tables.allocator(), TableStore.KEYED_WRITE_MAX_ROWS);
+        List<VectorSchemaRoot> batches = ArrowRows.toBatches(rows, tables.allocator(), KeyedWrites.MAX_ROWS);
         open.addAll(batches);
-        StagedWrite w = tables.stageKeyedWrite(snap, spec.tableKey(), batches.get(0), KeyedWriteMode.UPSERT);
+        StagedWrite w = KeyedWrites.stage(tables.writer(), snap, spec.tableKey(), batches.get(0), KeyedWriteMode.UPSERT);
         specs.add(spec);
         staged.add(w);
         TableEntry entry = committed.entry(spec.tableKey());
@@ -97,10 +98,10 @@ final class InterruptedWrite {
       for (int i = 0; i < staged.size(); i++) {
         TableSpec spec = specs.get(i);
         TableSnapshot snap = committed.snapshot(spec.tableKey());
-        long v = tables.commitStaged(snap, staged.get(i));
+        long v = tables.writer().commitStaged(snap, staged.get(i));
         long rows;
-        try (TableSnapshot after = tables.openAt(snap.location(), v)) {
-          rows = tables.countRows(after);
+        try (TableSnapshot after = tables.reader().openAt(snap.location(), v)) {
+          rows = tables.reader().countRows(after);
         }
         confirmed.add(new WriteIntent.ConfirmedTable(identity(spec), v, rows,
             ManifestStore.versionMetadata(snap.location().uri(), v)));

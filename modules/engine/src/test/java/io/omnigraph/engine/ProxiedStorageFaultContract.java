@@ -56,11 +56,8 @@ abstract class ProxiedStorageFaultContract extends StorageFaultContract {
   /** Every binding's root is {@code <scheme>://<fresh bucket or container>/graphs/g1}. */
   static final String PREFIX = "graphs/g1";
 
-  /**
-   * The listing {@code prefix} query value for {@code __recovery/} under {@code graphs/g1}, as
-   * the SDKs send it ({@code /} raw or percent-encoded).
-   */
-  static final String RECOVERY_LIST_PREFIX = "graphs(/|%2F)g1(/|%2F)__recovery(/|%2F)";
+  /** The sidecar directory under every binding's root, as an object-name prefix. */
+  static final String RECOVERY_DIR = PREFIX + "/__recovery/";
 
   /** @return the emulator endpoint as the adapter's {@code endpoint} option spells it */
   String endpoint(URI base) {

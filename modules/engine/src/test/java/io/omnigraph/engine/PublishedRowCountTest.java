@@ -48,8 +48,8 @@ class PublishedRowCountTest {
   /** @return the published row count, after checking it against Lance's count at that version */
   private static long published(LanceGraph lg, ManifestState state, String tableKey) {
     TableEntry e = state.table(tableKey).orElseThrow();
-    try (TableSnapshot s = lg.tables().openAt(lg.root().lance(e.path()), e.version())) {
-      assertThat(e.rowCount()).as("published row count of %s", tableKey).isEqualTo(lg.tables().countRows(s));
+    try (TableSnapshot s = lg.tables().reader().openAt(lg.root().lance(e.path()), e.version())) {
+      assertThat(e.rowCount()).as("published row count of %s", tableKey).isEqualTo(lg.tables().reader().countRows(s));
     }
     return e.rowCount();
   }

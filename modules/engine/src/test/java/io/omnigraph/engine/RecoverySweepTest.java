@@ -96,7 +96,7 @@ class RecoverySweepTest {
   static void assertNoDrift(LanceGraph g) {
     ManifestState state = g.state();
     state.tables().forEach((key, entry) -> {
-      try (TableSnapshot s = g.tables().openLatest(g.root().lance(entry.path()))) {
+      try (TableSnapshot s = g.tables().reader().openLatest(g.root().lance(entry.path()))) {
         assertThat(s.version()).as("HEAD of " + key).isEqualTo(entry.version());
       }
     });
@@ -106,8 +106,8 @@ class RecoverySweepTest {
   void restoreBehindTheEngine(RecoverySidecar.TablePin pin, long toVersion) {
     try (io.omnigraph.engine.table.TableStore tables = new io.omnigraph.engine.table.TableStore()) {
       var location = new io.omnigraph.api.storage.LanceLocation(pin.tablePath(), Map.of());
-      try (TableSnapshot head = tables.openLatest(location)) {
-        tables.restore(head, pin.tableKey(), toVersion);
+      try (TableSnapshot head = tables.reader().openLatest(location)) {
+        tables.writer().restore(head, pin.tableKey(), toVersion);
       }
     }
   }

@@ -1,11 +1,11 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.testkit.fault.Fault;
+import io.omnigraph.testkit.fault.S3Requests;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.net.URI;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 
@@ -49,10 +49,10 @@ class S3StorageFaultTest extends ProxiedStorageFaultContract {
 
   @Override
   String target(SidecarIo io) {
-    // path-style: /<bucket>/<key>[?query] for objects, /<bucket>?list-type=2&prefix=... for listings
+    S3Requests s3 = S3Requests.in(bucket);
     return switch (io) {
-      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> Pattern.quote("/" + bucket + "/" + PREFIX + "/__recovery/") + "[^/?]+(\\?.*)?";
-      case LIST -> Pattern.quote("/" + bucket) + "/?\\?(?=(.*&)?list-type=2(&|$))(?i:(.*&)?prefix=" + RECOVERY_LIST_PREFIX + "(&.*)?)";
+      case PUT, PUT_RESPONSE_LOST, DELETE, READ -> s3.objectIn(RECOVERY_DIR);
+      case LIST -> s3.listing(RECOVERY_DIR);
     };
   }
 

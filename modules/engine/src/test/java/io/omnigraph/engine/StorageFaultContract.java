@@ -152,7 +152,7 @@ abstract class StorageFaultContract {
   static Map<String, Long> liveHeads(LanceGraph g) {
     Map<String, Long> out = new TreeMap<>();
     g.state().tables().forEach((key, entry) -> {
-      try (TableSnapshot s = g.tables().openLatest(g.root().lance(entry.path()))) {
+      try (TableSnapshot s = g.tables().reader().openLatest(g.root().lance(entry.path()))) {
         out.put(key, s.version());
       }
     });

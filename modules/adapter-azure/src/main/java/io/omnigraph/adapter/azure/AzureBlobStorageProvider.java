@@ -12,7 +12,7 @@ import java.util.Set;
  *
  * <p>Roots: {@code az://container/prefix} with the account from option {@code account} (or a
  * connection string), and {@code abfss://container@account.dfs.core.windows.net/prefix}. Options
- * are listed in the README ("Storage adapters: options", Azure); unknown ones are refused.
+ * are listed in docs/storage-adapters.md ("Azure Blob"); unknown ones are refused.
  *
  * <p>Opening makes one request (Get Container Properties), so a missing container, an unreachable
  * endpoint or a refused credential fail here. A credential the service accepts but that may not

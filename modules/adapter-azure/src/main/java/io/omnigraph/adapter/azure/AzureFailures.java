@@ -15,8 +15,9 @@ import javax.net.ssl.SSLException;
 
 /**
  * Maps Azure SDK failures onto {@link Kind}s: the one place that knows Azure's status codes and
- * error codes. Azurite answers like the real service for every case mapped here (emulators.md §3);
- * where the adapter relies on a code, both are named.
+ * error codes. Azurite answers like the real service for every case mapped here (the differences the
+ * adapter normalizes are in docs/storage-adapters.md, "Azure Blob"); where the adapter relies on a
+ * code, both are named.
  */
 final class AzureFailures {
   private AzureFailures() {}

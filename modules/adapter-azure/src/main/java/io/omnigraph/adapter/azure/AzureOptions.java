@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 /**
  * The adapter's options, parsed and cross-checked against the root. Every key is documented in the
- * README ("Storage adapters: options", Azure). Unknown keys, malformed values and contradictions
+ * docs/storage-adapters.md ("Azure Blob"). Unknown keys, malformed values and contradictions
  * fail with {@code CONFIGURATION} so a typo never falls back to a default silently.
  *
  * @param account the storage account name

@@ -10,9 +10,11 @@ import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.StorageException.Kind;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteExtension;
 import io.omnigraph.testkit.fault.ArmedFault;
+import io.omnigraph.testkit.fault.AzureRequests;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
@@ -21,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,19 +66,15 @@ class AzureFaultTest {
   }
 
   String blobTarget(String path) {
-    // The SDK percent-encodes the whole blob name, '/' included (root%2Fdir%2Fk).
-    return "/" + Azurite.ACCOUNT_NAME + "/" + container + "/" + Pattern.quote(("root/" + path).replace("/", "%2F"))
-        + "(\\?.*)?";
+    return AzureRequests.in(Azurite.ACCOUNT_NAME, container).blob("root/" + path);
   }
 
   String listTarget() {
-    return "/" + Azurite.ACCOUNT_NAME + "/" + container + "\\?.*comp=list.*";
+    return AzureRequests.in(Azurite.ACCOUNT_NAME, container).listing();
   }
 
   static Fault azureError(int status, String code) {
-    return new Fault.Respond(status, Map.of("x-ms-error-code", code, "Content-Type", "application/xml"),
-        ("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + code + "</Code><Message>injected</Message></Error>")
-            .getBytes(StandardCharsets.UTF_8));
+    return AzureFaults.error(status, code);
   }
 
   static Kind kindOf(ThrowingCall c) {
@@ -134,7 +131,7 @@ class AzureFaultTest {
 
   @Test
   void openRefusesACredentialTheServiceNamesRefusedButNotOneThatOnlyLacksContainerRights() throws Exception {
-    String props = "/" + Azurite.ACCOUNT_NAME + "/" + container + "\\?restype=container";
+    String props = AzureRequests.in(Azurite.ACCOUNT_NAME, container).containerProperties();
     proxy.arm(FaultRule.on("GET", props).then(azureError(403, "AuthenticationFailed")));
     assertThat(kindOf(() -> adapter(0))).isEqualTo(Kind.PERMISSION);
     proxy.arm(FaultRule.on("GET", props).then(azureError(403, "AuthorizationPermissionMismatch")));
@@ -145,7 +142,7 @@ class AzureFaultTest {
 
   @Test
   void openOfAMissingContainerIsConfiguration() {
-    proxy.arm(FaultRule.on("GET", "/" + Azurite.ACCOUNT_NAME + "/" + container + "\\?restype=container")
+    proxy.arm(FaultRule.on("GET", AzureRequests.in(Azurite.ACCOUNT_NAME, container).containerProperties())
         .then(azureError(404, "ContainerNotFound")));
     assertThat(kindOf(() -> adapter(0))).isEqualTo(Kind.CONFIGURATION);
   }

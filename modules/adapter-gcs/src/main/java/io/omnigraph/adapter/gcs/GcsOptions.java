@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The validated options of a {@code gs://} root. Every key is documented in the README section
- * "Storage adapters: options"; an unknown key or a bad value is a {@code CONFIGURATION} error.
+ * The validated options of a {@code gs://} root. Every key is documented in
+ * docs/storage-adapters.md ("Google Cloud Storage"); an unknown key or a bad value is a {@code CONFIGURATION} error.
  *
  * @param endpoint the JSON/XML API base URL ({@code http(s)://host[:port]}), or {@code null} for Google's
  * @param projectId the project id, or {@code null} to let the client find one

@@ -23,8 +23,8 @@ import java.util.Set;
 
 /**
  * The {@code gs} storage backend: roots {@code gs://bucket[/prefix]} on Google Cloud Storage
- * through google-cloud-storage (JSON API). Options are documented in the README
- * ("Storage adapters: options", {@code gs://}).
+ * through google-cloud-storage (JSON API). Options are documented in docs/storage-adapters.md
+ * ("Google Cloud Storage").
  *
  * <p>{@link #open} checks that the bucket exists with one bucket GET: a missing bucket is
  * {@code CONFIGURATION}, refused credentials are {@code PERMISSION}, an unreachable endpoint is

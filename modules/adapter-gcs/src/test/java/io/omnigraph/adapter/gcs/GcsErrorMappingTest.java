@@ -14,6 +14,7 @@ import io.omnigraph.testkit.fault.ArmedFault;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
+import io.omnigraph.testkit.fault.GcsRequests;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
@@ -31,10 +32,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GcsErrorMappingTest {
   @RegisterExtension static GcsEmulatorExtension gcs = new GcsEmulatorExtension();
 
-  private static final String UPLOAD = "/upload/storage/v1/b/.*";
-  private static final String DOWNLOAD = "/download/storage/v1/b/.*";
-  private static final String OBJECT = "/storage/v1/b/[^/]+/o/.*";
-  private static final String LIST = "/storage/v1/b/[^/]+/o\\?.*";
+  private static final String UPLOAD = GcsRequests.anyBucket().upload();
+  private static final String DOWNLOAD = GcsRequests.anyBucket().anyDownload();
+  private static final String OBJECT = GcsRequests.anyBucket().anyObject();
+  private static final String LIST = GcsRequests.anyBucket().listing();
 
   private FaultProxy proxy;
   private String bucket;

@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The S3 adapter's options, parsed and checked. Every key is documented in the README
- * ("Storage adapters: options"); an unknown key or a bad value is a {@code CONFIGURATION} error,
+ * The S3 adapter's options, parsed and checked. Every key is documented in
+ * docs/storage-adapters.md ("S3"); an unknown key or a bad value is a {@code CONFIGURATION} error,
  * so a typo never silently falls back to a default.
  *
  * @param endpoint endpoint override ({@code http(s)://host[:port]}), or empty for AWS

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The {@code s3} storage backend (AWS SDK v2; any S3-compatible endpoint with the {@code endpoint}
  * option). Roots are {@code s3://bucket} or {@code s3://bucket/prefix}. The options are listed in
- * the README's "Storage adapters: options" section.
+ * docs/storage-adapters.md ("S3").
  */
 public final class S3StorageProvider implements StorageAdapterProvider {
 

@@ -13,6 +13,7 @@ import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
 import io.omnigraph.testkit.fault.RecordedRequest;
+import io.omnigraph.testkit.fault.S3Requests;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class S3FailureMappingTest {
   }
 
   private String objectTarget(String path) {
-    return "/" + bucket + "/p/" + path + "(\\?.*)?";
+    return S3Requests.in(bucket).object("p/" + path);
   }
 
   // --- configuration ---
@@ -176,7 +177,7 @@ class S3FailureMappingTest {
     }
     try (StorageAdapter paged = S3Fixture.open(bucket, "p", proxy.endpoint(), "list-page-size", "2",
         "max-attempts", Integer.toString(ATTEMPTS))) {
-      proxy.arm(FaultRule.on("GET", "/" + bucket + "\\?.*list-type=2.*").nth(2).times(ATTEMPTS)
+      proxy.arm(FaultRule.on("GET", S3Requests.in(bucket).listing()).nth(2).times(ATTEMPTS)
           .then(Fault.s3Error(503, "SlowDown", "slow")));
       ObjectListing listing = paged.list("d");
       assertThat(listing.next()).isEqualTo("d/k0");

@@ -3,12 +3,9 @@ package io.omnigraph.cli.command;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.api.Graph;
 import io.omnigraph.cli.Json;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +25,8 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
   String positional;
 
   @Option(names = {"-o", "--out"}, paramLabel = "<file>",
-      description = "Write to this file (replaced atomically when complete) instead of stdout.")
+      description = "Write to this file instead of stdout: a regular file is replaced atomically when complete;"
+          + " a symbolic link, FIFO or device is written through, never replaced.")
   Path outFile;
 
   @Override
@@ -42,16 +40,11 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
         return 0;
       }
       Path target = outFile.toAbsolutePath();
-      Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".partial");
       CountingOutputStream counted;
-      try {
-        try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(tmp))) {
-          counted = new CountingOutputStream(file);
-          graph.export(counted);
-        }
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(tmp);
+      try (OutputFile file = OutputFile.open(target)) {
+        counted = new CountingOutputStream(file.stream());
+        graph.export(counted);
+        file.commit();
       }
       if (output.json()) {
         ObjectNode o = Json.object();

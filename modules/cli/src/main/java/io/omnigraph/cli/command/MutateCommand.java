@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code omnigraph mutate <uri> --query q.gq --name <query> [--param k=v ...]}: runs one mutation
- * query of a {@code .gq} file as one atomic commit. Also spelled as the reference CLI spells it
- * (DECISIONS.md #2): {@code change}, the query name as a positional argument, {@code --params} /
+ * query of a {@code .gq} file as one atomic commit. The reference CLI's spellings are accepted as
+ * aliases, so users of either feel at home (docs/cli.md): {@code change}, the query name as a positional argument, {@code --params} /
  * {@code --params-file}, {@code --if-commit}, {@code --store}.
  */
 @Command(

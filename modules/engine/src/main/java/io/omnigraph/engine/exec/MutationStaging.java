@@ -4,7 +4,6 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.query.LanceFilters;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.EdgeType;
@@ -13,10 +12,13 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.KeyedWriteMode;
+import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.KeyedWrites;
+import io.omnigraph.engine.write.WriteErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,7 +152,7 @@ public final class MutationStaging implements AutoCloseable {
    */
   void recordInsert(String tableKey, String id, boolean upsert) {
     if (!inserted.computeIfAbsent(tableKey, k -> new LinkedHashSet<>()).add(id) && !upsert) {
-      throw TableStore.keyConflict(tableKey, List.of(id), "inserted twice by this mutation");
+      throw WriteErrors.keyConflict(tableKey, List.of(id), "inserted twice by this mutation");
     }
     if (upsert) {
       upserting.add(tableKey);
@@ -211,7 +213,7 @@ public final class MutationStaging implements AutoCloseable {
   /**
    * The node rows {@code filter} selects: live pending rows first (in write order), then committed
    * rows whose id is not pending. Stops with {@link ResourceLimitException} as soon as the table's
-   * pending rows plus the new matches exceed {@link TableStore#KEYED_WRITE_MAX_ROWS}: the match set
+   * pending rows plus the new matches exceed {@link KeyedWrites#MAX_ROWS}: the match set
    * of an update is part of the table's one keyed transaction.
    */
   List<Row> matchRows(NodeType node, RowFilter filter) {
@@ -229,7 +231,7 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    tables.scan(committed.snapshot(key), null, LanceFilters.render(filter), batch -> {
+    tables.reader().scan(committed.snapshot(key), null, LanceFilter.of(filter).sql(), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -240,8 +242,8 @@ public final class MutationStaging implements AutoCloseable {
         // Charged before the row is materialized: pending rows plus committed matches form the
         // table's one keyed transaction.
         long rows = alreadyPending + (long) ++fromCommitted[0];
-        if (rows > TableStore.KEYED_WRITE_MAX_ROWS) {
-          throw limit("keyed write entities for " + key, TableStore.KEYED_WRITE_MAX_ROWS, rows, true);
+        if (rows > KeyedWrites.MAX_ROWS) {
+          throw limit("keyed write entities for " + key, KeyedWrites.MAX_ROWS, rows, true);
         }
         List<Object> values = new ArrayList<>(props.size());
         for (int c = 0; c < props.size(); c++) {
@@ -262,7 +264,7 @@ public final class MutationStaging implements AutoCloseable {
     Set<String> gone = deletedIds(tableKey);
     Map<String, String> out = new LinkedHashMap<>();
     List<String> columns = withSource ? List.of("id", "src") : List.of("id");
-    tables.scan(committed.snapshot(tableKey), columns, LanceFilters.render(filter), batch -> {
+    tables.reader().scan(committed.snapshot(tableKey), columns, LanceFilter.of(filter).sql(), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector src = withSource ? (VarCharVector) batch.getVector("src") : null;
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -292,7 +294,7 @@ public final class MutationStaging implements AutoCloseable {
       }
     }
     if (!probe.isEmpty()) {
-      for (String id : tables.existingIds(committed.snapshot(key), probe)) {
+      for (String id : tables.reader().existingIds(committed.snapshot(key), probe)) {
         if (!deletedIds(key).contains(id)) {
           out.add(id);
         }
@@ -315,7 +317,7 @@ public final class MutationStaging implements AutoCloseable {
     PendingTable p = pending.get(key);
     List<Object> src = new ArrayList<>(sources);
     RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    tables.scan(committed.snapshot(key), List.of("id", "src"), LanceFilters.render(bySource), batch -> {
+    tables.reader().scan(committed.snapshot(key), List.of("id", "src"), LanceFilter.of(bySource).sql(), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -351,7 +353,7 @@ public final class MutationStaging implements AutoCloseable {
     projection.addAll(columns);
     Map<String, Property> byName = new HashMap<>();
     t.properties().forEach(q -> byName.put(q.name(), q));
-    tables.scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilters.render(filter), batch -> {
+    tables.reader().scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilter.of(filter).sql(), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
@@ -405,13 +407,13 @@ public final class MutationStaging implements AutoCloseable {
   void checkLimits() {
     for (PendingTable p : pending.values()) {
       String key = p.spec().tableKey();
-      if (p.size() > TableStore.KEYED_WRITE_MAX_ROWS) {
-        throw limit("keyed write entities for " + key, TableStore.KEYED_WRITE_MAX_ROWS, p.size());
+      if (p.size() > KeyedWrites.MAX_ROWS) {
+        throw limit("keyed write entities for " + key, KeyedWrites.MAX_ROWS, p.size());
       }
       try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
         long bytes = ArrowBatches.memorySize(batch);
-        if (bytes > TableStore.KEYED_WRITE_MAX_BYTES) {
-          throw limit("keyed write bytes for " + key, TableStore.KEYED_WRITE_MAX_BYTES, bytes);
+        if (bytes > KeyedWrites.MAX_BYTES) {
+          throw limit("keyed write bytes for " + key, KeyedWrites.MAX_BYTES, bytes);
         }
       }
     }
@@ -439,13 +441,13 @@ public final class MutationStaging implements AutoCloseable {
           requireStrictIdsAbsent(key, snapshot);
         }
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
-          out.add(new TableEffect(spec, entry, snapshot, tables.stageKeyedWrite(snapshot, key, batch, mode)));
+          out.add(new TableEffect(spec, entry, snapshot, KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode)));
         }
       }
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.stageDelete(snapshot, key, LanceFilters.render(all));
+        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all).sql());
         staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
       }
     }
@@ -465,9 +467,9 @@ public final class MutationStaging implements AutoCloseable {
     if (strict == null || strict.isEmpty()) {
       return;
     }
-    List<String> existing = tables.existingIds(snapshot, strict);
+    List<String> existing = tables.reader().existingIds(snapshot, strict);
     if (!existing.isEmpty()) {
-      throw TableStore.keyConflict(key, existing, "already exists");
+      throw WriteErrors.keyConflict(key, existing, "already exists");
     }
   }
 

@@ -168,7 +168,7 @@ public final class ManifestPublisher {
         VersionStamp committed;
         try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
             snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
-          committed = tables.mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
+          committed = tables.writer().mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
         }
         long version = committed.version();
         List<GraphCommit> commits = new ArrayList<>(state.commits());

@@ -88,7 +88,7 @@ public final class ManifestStore {
     rows.add(commitRow(genesis));
     rows.add(headRow(null, commitId, null));
     try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(), stamp)) {
-      tables.createTable(location, PATH, root.getSchema(), List.of(root));
+      tables.writer().createTable(location, PATH, root.getSchema(), List.of(root));
     }
   }
 
@@ -101,7 +101,7 @@ public final class ManifestStore {
   public TableSnapshot openLatest() {
     TableSnapshot s;
     try {
-      s = tables.openLatest(location);
+      s = tables.reader().openLatest(location);
     } catch (NotFoundException e) {
       throw new NotFoundException("no graph manifest at " + location.uri(), null, e);
     }
@@ -163,7 +163,7 @@ public final class ManifestStore {
   /** Scans one manifest version and assembles its visible state, never from the cache. */
   ManifestState scan(TableSnapshot manifest) {
     List<ManifestRow> rows = new ArrayList<>();
-    tables.scan(manifest, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
+    tables.reader().scan(manifest, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
     return assemble(manifest.version(), rows);
   }
 

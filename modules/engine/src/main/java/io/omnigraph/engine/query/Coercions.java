@@ -10,6 +10,7 @@ import io.omnigraph.engine.query.QueryAst.Literal;
 import io.omnigraph.engine.query.QueryAst.StringLit;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -215,29 +216,11 @@ public final class Coercions {
   }
 
   private static String requireWellFormed(String s, Literal lit, String target) throws QueryException {
-    String problem = utf16Problem(s);
+    String problem = Utf16.problem(s);
     if (problem != null) {
       throw new QueryException(QueryException.Code.T3, lit.pos(), "string for " + target + " " + problem);
     }
     return s;
-  }
-
-  /** @return null if {@code s} is well-formed UTF-16 (no unpaired surrogate), else a description */
-  static String utf16Problem(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-          continue;
-        }
-        return "contains an unpaired surrogate U+" + String.format("%04X", (int) c) + " at index " + i;
-      }
-      if (Character.isLowSurrogate(c)) {
-        return "contains an unpaired surrogate U+" + String.format("%04X", (int) c) + " at index " + i;
-      }
-    }
-    return null;
   }
 
   private static QueryException mismatch(Literal lit, String target, PropertyType type) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.omnigraph.engine.query.QueryAst.ParamDecl;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -336,7 +337,7 @@ public final class ParamBinder {
   }
 
   private static String checkedString(ParamDecl d, String s) throws QueryException {
-    String problem = Coercions.utf16Problem(s);
+    String problem = Utf16.problem(s);
     if (problem != null) {
       throw QueryException.param("param '" + d.name() + "': the string " + problem);
     }

@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * <p>A filter has two equivalent readings, and the executor may use either: {@link
  * #evaluate(RowValues)} over in-memory rows (pending Arrow batches), and {@link
- * LanceFilters#render(RowFilter)}, a Lance/DataFusion SQL filter for committed rows. Both use SQL
+ * io.omnigraph.engine.table.LanceFilter#of(RowFilter)}, a Lance/DataFusion SQL filter for committed rows. Both use SQL
  * three-valued logic — a comparison with a null column value or a null constant is {@link
  * Truth#UNKNOWN}, and a row is selected only when the filter is {@link Truth#TRUE} — and the same
  * ordering as Arrow's comparison kernels: strings by code point (UTF-8 byte order), unsigned 64-bit

@@ -103,7 +103,7 @@ public final class RecoveryAudit {
       ((TimeStampMicroVector) root.getVector("created_at")).setSafe(0, row.createdAtMicros());
       root.setRowCount(1);
       Failpoints.hit(Failpoints.AUDIT_APPEND);
-      tables.appendRows(location, PATH, SCHEMA, List.of(root));
+      tables.writer().appendRows(location, PATH, SCHEMA, List.of(root));
     }
   }
 
@@ -118,13 +118,13 @@ public final class RecoveryAudit {
 
   /** @return every row, oldest first (empty when no recovery ever happened) */
   public List<Row> list() {
-    Optional<TableSnapshot> s = tables.openLatestIfExists(location);
+    Optional<TableSnapshot> s = tables.reader().openLatestIfExists(location);
     if (s.isEmpty()) {
       return List.of();
     }
     List<Row> rows = new ArrayList<>();
     try (TableSnapshot snapshot = s.get()) {
-      tables.scan(snapshot, null, null, root -> {
+      tables.reader().scan(snapshot, null, null, root -> {
         for (int i = 0; i < root.getRowCount(); i++) {
           rows.add(decode(root, i));
         }

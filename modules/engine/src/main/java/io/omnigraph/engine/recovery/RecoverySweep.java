@@ -245,7 +245,7 @@ public final class RecoverySweep {
       long pinned = entry.map(TableEntry::version).orElse(0L);
       LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
       long head;
-      try (TableSnapshot latest = tables.openLatest(loc)) {
+      try (TableSnapshot latest = tables.reader().openLatest(loc)) {
         head = latest.version();
       } catch (NotFoundException e) {
         return outcome(s, classes, null, Action.REFUSED, "table " + pin.tableKey() + " has no dataset at "
@@ -253,9 +253,9 @@ public final class RecoverySweep {
       }
       long first = pin.expectedVersion() + 1;
       Optional<CommittedTransaction> atFirst = head >= first && first >= 2
-          ? tables.transactionAt(loc, first) : Optional.empty();
+          ? tables.reader().transactionAt(loc, first) : Optional.empty();
       Optional<CommittedTransaction> atHead = head > pinned && head >= 2
-          ? (head == first ? atFirst : tables.transactionAt(loc, head)) : Optional.empty();
+          ? (head == first ? atFirst : tables.reader().transactionAt(loc, head)) : Optional.empty();
       Observed o = new Observed(pin, loc, head, pinned, atFirst, atHead);
       observed.add(o);
       classes.put(pin.tableKey(), TableClassification.classify(pin, p, head, pinned,
@@ -415,13 +415,13 @@ public final class RecoverySweep {
       if (compensated) {
         restoredHead = o.head(); // an earlier sweep restored it and crashed before publishing
       } else {
-        try (TableSnapshot head = tables.openAt(o.location(), o.head())) {
-          restoredHead = tables.restore(head, o.pin().tableKey(), o.pinned());
+        try (TableSnapshot head = tables.reader().openAt(o.location(), o.head())) {
+          restoredHead = tables.writer().restore(head, o.pin().tableKey(), o.pinned());
         }
       }
       long rows;
-      try (TableSnapshot after = tables.openAt(o.location(), restoredHead)) {
-        rows = tables.countRows(after);
+      try (TableSnapshot after = tables.reader().openAt(o.location(), restoredHead)) {
+        rows = tables.reader().countRows(after);
       }
       updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restoredHead, rows,
           o.location().uri()));

@@ -105,7 +105,7 @@ public final class WriteIntent {
 
   /**
    * Phase B confirmation: records every table's achieved version and moves the sidecar to
-   * EffectsConfirmed. Each commit went through {@code TableStore.commitStaged} with zero retries and
+   * EffectsConfirmed. Each commit went through {@code TableWriter.commitStaged} with zero retries and
    * landed at read version + 1, which is what proves the planned transaction is the one at that
    * version; anything else must not be confirmed (the caller throws instead).
    *

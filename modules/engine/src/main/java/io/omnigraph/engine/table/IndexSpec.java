@@ -2,7 +2,7 @@ package io.omnigraph.engine.table;
 
 import java.util.Objects;
 
-/** An index {@link TableStore#stageCreateIndices} builds. */
+/** An index {@link TableWriter#stageCreateIndices} builds. */
 public sealed interface IndexSpec {
   /** @return the indexed column */
   String column();

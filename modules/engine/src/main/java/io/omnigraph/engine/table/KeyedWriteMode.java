@@ -1,6 +1,6 @@
 package io.omnigraph.engine.table;
 
-/** How {@link TableStore#stageKeyedWrite} treats ids that already exist at the pinned version. */
+/** How {@link TableWriter#stageKeyedWrite} treats ids that already exist at the pinned version. */
 public enum KeyedWriteMode {
   /** Any existing id fails with a key conflict naming every existing id; nothing is staged. */
   STRICT_INSERT,

@@ -8,7 +8,7 @@ import org.lance.operation.Operation;
 
 /**
  * One prepared, not yet committed Lance transaction on one table: data files may already be
- * written (they are invisible until {@link TableStore#commitStaged} commits them; if never
+ * written (they are invisible until {@link TableWriter#commitStaged} commits them; if never
  * committed they are reclaimable orphans), the HEAD has not moved.
  *
  * @param tableKey the table key, for diagnostics

@@ -6,8 +6,8 @@ import java.util.Objects;
 import org.lance.Dataset;
 
 /**
- * An open Lance dataset pinned at one version. Obtained from {@link TableStore}; close it when done.
- * Other packages hold it as an opaque handle and read through {@link TableStore}.
+ * An open Lance dataset pinned at one version. Obtained from {@link TableReader} (or a {@link TableWriter} commit); close it when done.
+ * Other packages hold it as an opaque handle and read through {@link TableReader}.
  */
 public final class TableSnapshot implements AutoCloseable {
   private final LanceLocation location;

@@ -260,7 +260,7 @@ public final class GraphWrite {
         TableEffect first = intent.effects().get(0);
         boolean unmoved;
         try {
-          unmoved = tables.latestVersion(first.snapshot()) == first.published().version();
+          unmoved = tables.reader().latestVersion(first.snapshot()) == first.published().version();
         } catch (OmnigraphException probe) {
           e.addSuppressed(probe);
           unmoved = false;
@@ -355,7 +355,7 @@ public final class GraphWrite {
   }
 
   private void requireHeadAtPin(TableEffect e) {
-    long head = tables.latestVersion(e.snapshot());
+    long head = tables.reader().latestVersion(e.snapshot());
     if (head != e.published().version()) {
       String key = e.spec().tableKey();
       throw new ConflictException("table " + key + " has Lance HEAD " + head + " but the graph publishes "
@@ -374,7 +374,7 @@ public final class GraphWrite {
       TableSnapshot after;
       try {
         Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
-        after = tables.commitStagedAndOpen(e.snapshot(), e.staged());
+        after = tables.writer().commitStagedAndOpen(e.snapshot(), e.staged());
       } catch (RetryableCommitConflict ex) {
         // Lance refused the commit: nothing of this table landed.
         if (landed.isEmpty()) {
@@ -397,7 +397,7 @@ public final class GraphWrite {
       // The row count is read from the handle the commit returned: no second open of the new version.
       try (after) {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
-        rows = tables.countRows(after);
+        rows = tables.reader().countRows(after);
       } catch (OmnigraphException ex) {
         throw partial(operation, landed, key, ex);
       }
@@ -434,10 +434,10 @@ public final class GraphWrite {
       if (entry.isEmpty()) {
         continue;
       }
-      try (TableSnapshot s = tables.openAt(e.snapshot().location(), entry.get().version())) {
-        List<String> existing = tables.existingIds(s, e.staged().ids());
+      try (TableSnapshot s = tables.reader().openAt(e.snapshot().location(), entry.get().version())) {
+        List<String> existing = tables.reader().existingIds(s, e.staged().ids());
         if (!existing.isEmpty()) {
-          return TableStore.keyConflict(e.spec().tableKey(), existing, "already exists");
+          return WriteErrors.keyConflict(e.spec().tableKey(), existing, "already exists");
         }
       }
     }

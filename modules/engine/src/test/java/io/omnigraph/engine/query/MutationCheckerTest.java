@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.engine.query.MutationPlan.Statement;
 import io.omnigraph.engine.query.QueryAst.CompOp;
 import io.omnigraph.engine.query.QueryException.Code;
+import io.omnigraph.engine.table.LanceFilter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +80,7 @@ class MutationCheckerTest {
         assertThat(c.op()).isEqualTo(CompOp.LT);
         assertThat(c.value()).isEqualTo(1950); // converted from the I64 parameter to the I32 column
       });
-      assertThat(LanceFilters.render(u.where())).isEqualTo("(`year` < CAST(1950 AS INT))");
+      assertThat(LanceFilter.of(u.where()).sql()).isEqualTo("(`year` < CAST(1950 AS INT))");
     }
 
     @Test
@@ -106,15 +107,15 @@ class MutationCheckerTest {
       assertThat(plan.touchedTables()).containsExactly("node:Book", "edge:Wrote", "edge:Cites");
       var wrote = d.cascadeEdges().get(0);
       var cites = d.cascadeEdges().get(1);
-      assertThat(LanceFilters.render(d.cascadeFilter(wrote, List.of("1")))).isEqualTo("(`dst` IN ('1'))");
-      assertThat(LanceFilters.render(d.cascadeFilter(cites, List.of("1", "o'k")))).isEqualTo("((`src` IN ('1', 'o''k')) OR (`dst` IN ('1', 'o''k')))");
+      assertThat(LanceFilter.of(d.cascadeFilter(wrote, List.of("1"))).sql()).isEqualTo("(`dst` IN ('1'))");
+      assertThat(LanceFilter.of(d.cascadeFilter(cites, List.of("1", "o'k"))).sql()).isEqualTo("((`src` IN ('1', 'o''k')) OR (`dst` IN ('1', 'o''k')))");
     }
 
     @Test
     void edgeDeleteMapsFromAndToToSrcAndDst() throws Exception {
       MutationPlan plan = mutation("query un($h: String) { delete Wrote where from = $h }").bind(Map.of("h", "x"), NOW);
       Statement.DeleteEdges d = (Statement.DeleteEdges) plan.statements().get(0);
-      assertThat(LanceFilters.render(d.where())).isEqualTo("(`src` = 'x')");
+      assertThat(LanceFilter.of(d.where()).sql()).isEqualTo("(`src` = 'x')");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.engine.query.MutationPlan.Statement;
 import io.omnigraph.engine.query.QueryException.Code;
+import io.omnigraph.engine.table.LanceFilter;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.HashMap;
@@ -109,7 +110,7 @@ class ParamBinderTest {
     MutationPlan plan = mutation("query q($t: String?) { delete Note where text = $t }").bind(Map.of(), NOW);
     RowFilter where = ((Statement.DeleteNodes) plan.statements().get(0)).where();
     assertThat(where.matches(c -> "anything")).isFalse();
-    assertThat(LanceFilters.render(where)).isEqualTo("CAST(NULL AS BOOLEAN)");
+    assertThat(LanceFilter.of(where).sql()).isEqualTo("CAST(NULL AS BOOLEAN)");
   }
 
   @Test

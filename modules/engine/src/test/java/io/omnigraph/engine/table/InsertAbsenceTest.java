@@ -48,8 +48,8 @@ class InsertAbsenceTest {
 
   /** @return the properties of the transaction that produced {@code version}, read from Lance history */
   Map<String, String> history(long version) {
-    try (TableSnapshot s = store.openAt(loc, version)) {
-      return store.transactionProperties(s);
+    try (TableSnapshot s = store.reader().openAt(loc, version)) {
+      return store.reader().transactionProperties(s);
     }
   }
 
@@ -68,12 +68,12 @@ class InsertAbsenceTest {
 
   @Test
   void theCertificateIsBoundToTheCommittedTransactionAndItsParent() {
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows.rows("a", 1)) {
-      StagedWrite w = store.stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows.rows("a", 1)) {
+      StagedWrite w = store.writer().stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
       assertThat(w.insertAbsenceCertified()).isTrue();
       assertThat(w.operation()).isInstanceOf(Update.class);
-      long v = store.commitStaged(s, w);
-      try (TableSnapshot after = store.openAt(loc, v)) {
+      long v = store.writer().commitStaged(s, w);
+      try (TableSnapshot after = store.reader().openAt(loc, v)) {
         var tx = after.dataset().readTransaction().orElseThrow();
         assertThat(tx.uuid()).isEqualTo(w.uuid());
         assertThat(tx.readVersion()).isEqualTo(s.version());
@@ -104,12 +104,12 @@ class InsertAbsenceTest {
   void deletesAndOverwritesAreNeverCertified() {
     stageAndCommit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
     long deleted;
-    try (TableSnapshot s = store.openLatest(loc)) {
-      deleted = store.commitStaged(s, store.stageDelete(s, "node:P", "id = 'a'").orElseThrow());
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      deleted = store.writer().commitStaged(s, store.writer().stageDelete(s, "node:P", "id = 'a'").orElseThrow());
     }
     long overwritten;
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows.rows("z", 9)) {
-      overwritten = store.commitStaged(s, store.stageOverwrite(s, "node:P", TableStoreTest.SCHEMA, List.of(b)));
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows.rows("z", 9)) {
+      overwritten = store.writer().commitStaged(s, store.writer().stageOverwrite(s, "node:P", TableStoreTest.SCHEMA, List.of(b)));
     }
     assertThat(history(deleted)).doesNotContainKey(InsertAbsence.PROPERTY);
     assertThat(history(overwritten)).doesNotContainKey(InsertAbsence.PROPERTY);
@@ -118,15 +118,15 @@ class InsertAbsenceTest {
   @Test
   void anExistingIndexDoesNotClaimTheInsertedFragments() {
     stageAndCommit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      store.commitStaged(s, store.stageCreateIndices(s, "node:P", List.of(new IndexSpec.BTree("id", null))));
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      store.writer().commitStaged(s, store.writer().stageCreateIndices(s, "node:P", List.of(new IndexSpec.BTree("id", null))));
     }
     long v = stageAndCommit(KeyedWriteMode.STRICT_INSERT, "c", 3);
-    try (TableSnapshot s = store.openAt(loc, v)) {
-      assertThat(store.indexNames(s)).contains("id_idx");
+    try (TableSnapshot s = store.reader().openAt(loc, v)) {
+      assertThat(store.reader().indexNames(s)).contains("id_idx");
       // An index wrongly covering the new fragment would answer this lookup from index data that lacks "c".
-      assertThat(store.existingIds(s, List.of("a", "c", "zz"))).containsExactly("a", "c");
-      assertThat(store.countRows(s)).isEqualTo(3);
+      assertThat(store.reader().existingIds(s, List.of("a", "c", "zz"))).containsExactly("a", "c");
+      assertThat(store.reader().countRows(s)).isEqualTo(3);
     }
   }
 
@@ -139,8 +139,8 @@ class InsertAbsenceTest {
             List.of(new Field("item", FieldType.nullable(ArrowType.Utf8.INSTANCE), null))),
         new Field("n", FieldType.nullable(new ArrowType.Int(64, true)), null)));
     LanceLocation nestedLoc = new LanceLocation(dir.resolve("nested").toUri().toString(), Map.of());
-    store.createTable(nestedLoc, "node:N", nested, List.of());
-    try (TableSnapshot s = store.openLatest(nestedLoc); VectorSchemaRoot b = VectorSchemaRoot.create(nested, store.allocator())) {
+    store.writer().createTable(nestedLoc, "node:N", nested, List.of());
+    try (TableSnapshot s = store.reader().openLatest(nestedLoc); VectorSchemaRoot b = VectorSchemaRoot.create(nested, store.allocator())) {
       long[] preorder = InsertAbsence.fieldPreorder(s.dataset().getLanceSchema());
       assertThat(preorder).hasSize(4);
       var tags = s.dataset().getLanceSchema().fields().get(1);
@@ -153,11 +153,11 @@ class InsertAbsenceTest {
       ((VarCharVector) list.getDataVector()).setSafe(0, "t".getBytes(StandardCharsets.UTF_8));
       list.endValue(0, 1);
       b.setRowCount(1);
-      StagedWrite w = store.stageKeyedWrite(s, "node:N", b, KeyedWriteMode.STRICT_INSERT);
+      StagedWrite w = store.writer().stageKeyedWrite(s, "node:N", b, KeyedWriteMode.STRICT_INSERT);
       assertThat(((Update) w.operation()).fieldsForPreservingFragBitmap()).containsExactly(preorder);
-      long v = store.commitStaged(s, w);
-      try (TableSnapshot after = store.openAt(nestedLoc, v)) {
-        assertThat(store.transactionProperties(after)).containsEntry(InsertAbsence.PROPERTY, InsertAbsence.V1);
+      long v = store.writer().commitStaged(s, w);
+      try (TableSnapshot after = store.reader().openAt(nestedLoc, v)) {
+        assertThat(store.reader().transactionProperties(after)).containsEntry(InsertAbsence.PROPERTY, InsertAbsence.V1);
       }
     }
   }
@@ -174,9 +174,9 @@ class InsertAbsenceTest {
   @Test
   void certifyRefusesEveryShapeThatIsNotAPureInsertion() {
     stageAndCommit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows.rows("b", 2)) {
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows.rows("b", 2)) {
       var schema = s.dataset().getLanceSchema();
-      Update good = (Update) store.stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT).operation();
+      Update good = (Update) store.writer().stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT).operation();
       long v = s.version();
       assertThat(InsertAbsence.certify(schema, v, v, "u", good, 1).certified()).isTrue();
       assertThat(InsertAbsence.certify(schema, v, v - 1, "u", good, 1).refusal()).contains("read version");

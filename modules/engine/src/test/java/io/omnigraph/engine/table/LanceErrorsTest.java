@@ -65,8 +65,8 @@ class LanceErrorsTest {
   void realExistingDatasetMessageIsAlreadyExists(@TempDir Path dir) {
     try (TableStore store = new TableStore()) {
       var loc = new io.omnigraph.api.storage.LanceLocation(dir.resolve("t").toUri().toString(), Map.of());
-      store.createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of());
-      Throwable t = catchThrowable(() -> store.createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of()));
+      store.writer().createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of());
+      Throwable t = catchThrowable(() -> store.writer().createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of()));
       assertThat(LanceErrors.classify(t.getCause())).isEqualTo(Failure.ALREADY_EXISTS);
     }
   }

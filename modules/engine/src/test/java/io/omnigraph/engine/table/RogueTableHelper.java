@@ -4,7 +4,7 @@ import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Transaction;
 
-/** Deliberately violates the TableStore guard from inside table/: only TableStore may write. Never called. */
+/** Deliberately violates the TableStore guard from inside table/: only TableWriter may write. Never called. */
 final class RogueTableHelper {
   private RogueTableHelper() {}
 

@@ -8,6 +8,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.write.KeyedWrites;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class TableStoreTest {
   void setUp() {
     store = new TableStore();
     loc = new LanceLocation(dir.resolve("t").toUri().toString(), Map.of());
-    assertThat(store.createTable(loc, "node:P", SCHEMA, List.of())).isEqualTo(1);
+    assertThat(store.writer().createTable(loc, "node:P", SCHEMA, List.of())).isEqualTo(1);
   }
 
   @AfterEach
@@ -64,8 +65,8 @@ class TableStoreTest {
 
   Map<String, Long> contents(long version) {
     Map<String, Long> out = new TreeMap<>();
-    try (TableSnapshot s = store.openAt(loc, version)) {
-      store.scan(s, null, null, r -> {
+    try (TableSnapshot s = store.reader().openAt(loc, version)) {
+      store.reader().scan(s, null, null, r -> {
         for (int i = 0; i < r.getRowCount(); i++) {
           out.put(new String(((VarCharVector) r.getVector("id")).get(i), StandardCharsets.UTF_8),
               ((BigIntVector) r.getVector("n")).get(i));
@@ -76,24 +77,24 @@ class TableStoreTest {
   }
 
   long latest() {
-    try (TableSnapshot s = store.openLatest(loc)) {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
       return s.version();
     }
   }
 
   long commit(KeyedWriteMode mode, Object... rows) {
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows(rows)) {
-      StagedWrite w = store.stageKeyedWrite(s, "node:P", b, mode);
-      return store.commitStaged(s, w);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows(rows)) {
+      StagedWrite w = KeyedWrites.stage(store.writer(), s, "node:P", b, mode);
+      return store.writer().commitStaged(s, w);
     }
   }
 
   @Test
   void stagingMovesNoHeadUntilCommit() {
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows("a", 1)) {
-      StagedWrite w = store.stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
-      assertThat(store.latestVersion(s)).isEqualTo(1);
-      assertThat(store.commitStaged(s, w)).isEqualTo(2);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows("a", 1)) {
+      StagedWrite w = store.writer().stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
+      assertThat(store.reader().latestVersion(s)).isEqualTo(1);
+      assertThat(store.writer().commitStaged(s, w)).isEqualTo(2);
     }
     assertThat(contents(2)).containsExactlyEntriesOf(Map.of("a", 1L));
   }
@@ -123,23 +124,23 @@ class TableStoreTest {
   @Test
   void deleteStagesOnlyWhenRowsMatch() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2, "c", 3);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      assertThat(store.stageDelete(s, "node:P", "n > 100")).isEmpty();
-      StagedWrite w = store.stageDelete(s, "node:P", "n >= 2").orElseThrow();
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      assertThat(store.writer().stageDelete(s, "node:P", "n > 100")).isEmpty();
+      StagedWrite w = store.writer().stageDelete(s, "node:P", "n >= 2").orElseThrow();
       assertThat(w.rowsWritten()).isEqualTo(2);
-      assertThat(contents(store.commitStaged(s, w))).containsOnlyKeys("a");
+      assertThat(contents(store.writer().commitStaged(s, w))).containsOnlyKeys("a");
     }
   }
 
   @Test
   void zeroRowOverwriteIsAValidEmptyVersion() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      StagedWrite w = store.stageOverwrite(s, "node:P", SCHEMA, List.of());
-      long v = store.commitStaged(s, w);
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      StagedWrite w = store.writer().stageOverwrite(s, "node:P", SCHEMA, List.of());
+      long v = store.writer().commitStaged(s, w);
       assertThat(contents(v)).isEmpty();
-      try (TableSnapshot after = store.openAt(loc, v)) {
-        assertThat(store.countRows(after)).isZero();
+      try (TableSnapshot after = store.reader().openAt(loc, v)) {
+        assertThat(store.reader().countRows(after)).isZero();
       }
     }
   }
@@ -147,8 +148,8 @@ class TableStoreTest {
   @Test
   void overwriteReplacesEverything() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("x", 9); VectorSchemaRoot b2 = rows("y", 8)) {
-      long v = store.commitStaged(s, store.stageOverwrite(s, "node:P", SCHEMA, List.of(b1, b2)));
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("x", 9); VectorSchemaRoot b2 = rows("y", 8)) {
+      long v = store.writer().commitStaged(s, store.writer().stageOverwrite(s, "node:P", SCHEMA, List.of(b1, b2)));
       assertThat(contents(v)).containsOnlyKeys("x", "y");
     }
   }
@@ -156,8 +157,8 @@ class TableStoreTest {
   @Test
   void anOverwriteStagedBatchByBatchIsInvisibleUntilCommittedThenReplacesEverything() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      TableStore.OverwriteStaging staging = store.beginOverwrite(s, "node:P", SCHEMA);
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      TableWriter.OverwriteStaging staging = store.writer().beginOverwrite(s, "node:P", SCHEMA);
       try (VectorSchemaRoot b1 = rows("x", 9)) {
         staging.write(b1);
       }
@@ -165,27 +166,27 @@ class TableStoreTest {
         staging.write(b2); // the first batch is already closed: its fragments were written at once
       }
       assertThat(staging.rows()).isEqualTo(2);
-      assertThat(store.latestVersion(s)).isEqualTo(s.version());
+      assertThat(store.reader().latestVersion(s)).isEqualTo(s.version());
       StagedWrite w = staging.finish();
       try (VectorSchemaRoot late = rows("z", 1)) {
         assertThatThrownBy(() -> staging.write(late)).isInstanceOf(IllegalStateException.class);
       }
-      long v = store.commitStaged(s, w);
+      long v = store.writer().commitStaged(s, w);
       assertThat(contents(v)).containsOnlyKeys("x", "y");
-      try (TableSnapshot after = store.openAt(loc, v)) {
-        assertThat(store.countRows(after)).isEqualTo(2);
+      try (TableSnapshot after = store.reader().openAt(loc, v)) {
+        assertThat(store.reader().countRows(after)).isEqualTo(2);
       }
     }
   }
 
   @Test
   void aRebasedCommitIsAConflictNotASuccess() {
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
-      StagedWrite first = store.stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.STRICT_INSERT);
-      StagedWrite second = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
-      store.commitStaged(s, first);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
+      StagedWrite first = store.writer().stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.STRICT_INSERT);
+      StagedWrite second = store.writer().stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
+      store.writer().commitStaged(s, first);
       // Lance rebases a second Append past the first even with zero retries; commitStaged must refuse it.
-      assertThatThrownBy(() -> store.commitStaged(s, second))
+      assertThatThrownBy(() -> store.writer().commitStaged(s, second))
           .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
               new ErrorDetail.ReadSetConflict("table_head:node:P", "2", "3")));
     }
@@ -193,11 +194,11 @@ class TableStoreTest {
 
   @Test
   void anInsertRefusedByAConcurrentOverwriteIsRetryableAndLandsNothing() {
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
-      StagedWrite overwrite = store.stageOverwrite(s, "node:P", SCHEMA, List.of(b1));
-      StagedWrite insert = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
-      long v = store.commitStaged(s, overwrite);
-      assertThatThrownBy(() -> store.commitStaged(s, insert)).isInstanceOf(RetryableCommitConflict.class)
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 1); VectorSchemaRoot b2 = rows("b", 2)) {
+      StagedWrite overwrite = store.writer().stageOverwrite(s, "node:P", SCHEMA, List.of(b1));
+      StagedWrite insert = store.writer().stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.STRICT_INSERT);
+      long v = store.writer().commitStaged(s, overwrite);
+      assertThatThrownBy(() -> store.writer().commitStaged(s, insert)).isInstanceOf(RetryableCommitConflict.class)
           .hasMessageContaining("incompatible");
       assertThat(latest()).isEqualTo(v);
       assertThat(contents(v)).containsOnlyKeys("a");
@@ -207,11 +208,11 @@ class TableStoreTest {
   @Test
   void competingUpsertsOfTheSameRowLetExactlyOneWin() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 10); VectorSchemaRoot b2 = rows("a", 20)) {
-      StagedWrite first = store.stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.UPSERT);
-      StagedWrite second = store.stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.UPSERT);
-      long v = store.commitStaged(s, first);
-      assertThatThrownBy(() -> store.commitStaged(s, second)).isInstanceOf(RetryableCommitConflict.class);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 10); VectorSchemaRoot b2 = rows("a", 20)) {
+      StagedWrite first = store.writer().stageKeyedWrite(s, "node:P", b1, KeyedWriteMode.UPSERT);
+      StagedWrite second = store.writer().stageKeyedWrite(s, "node:P", b2, KeyedWriteMode.UPSERT);
+      long v = store.writer().commitStaged(s, first);
+      assertThatThrownBy(() -> store.writer().commitStaged(s, second)).isInstanceOf(RetryableCommitConflict.class);
       assertThat(contents(latest())).containsExactlyEntriesOf(Map.of("a", 10L));
       assertThat(latest()).isEqualTo(v);
     }
@@ -220,14 +221,14 @@ class TableStoreTest {
   @Test
   void keyedWritesAbove8192RowsAreRefusedBeforeAnyIo() {
     List<Object> many = new ArrayList<>();
-    for (int i = 0; i < TableStore.KEYED_WRITE_MAX_ROWS + 1; i++) {
+    for (int i = 0; i < KeyedWrites.MAX_ROWS + 1; i++) {
       many.add("k" + i);
       many.add(i);
     }
     assertThatThrownBy(() -> commit(KeyedWriteMode.UPSERT, many.toArray()))
         .isInstanceOfSatisfying(ResourceLimitException.class, e -> assertThat(e.detail()).contains(
             new ErrorDetail.ResourceLimit("keyed write entities for node:P", 8192, 8193)));
-    try (TableSnapshot s = store.openLatest(loc)) {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
       assertThat(s.version()).isEqualTo(1);
     }
   }
@@ -235,7 +236,7 @@ class TableStoreTest {
   @Test
   void exactly8192RowsAreAccepted() {
     List<Object> many = new ArrayList<>();
-    for (int i = 0; i < TableStore.KEYED_WRITE_MAX_ROWS; i++) {
+    for (int i = 0; i < KeyedWrites.MAX_ROWS; i++) {
       many.add("k" + i);
       many.add(i);
     }
@@ -245,8 +246,8 @@ class TableStoreTest {
   @Test
   void mergeRowsOnKeyUpserts() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b = rows("a", 5, "z", 6)) {
-      long v = store.mergeRowsOnKey(s, "__manifest", "id", b);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows("a", 5, "z", 6)) {
+      long v = store.writer().mergeRowsOnKey(s, "__manifest", "id", b);
       assertThat(contents(v)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 5L, "z", 6L)));
     }
   }
@@ -254,43 +255,43 @@ class TableStoreTest {
   @Test
   void concurrentMergesOnTheSameKeyAreRetryableConflicts() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1);
-    try (TableSnapshot s = store.openLatest(loc); VectorSchemaRoot b1 = rows("a", 5); VectorSchemaRoot b2 = rows("a", 6)) {
-      store.mergeRowsOnKey(s, "__manifest", "id", b1);
-      assertThatThrownBy(() -> store.mergeRowsOnKey(s, "__manifest", "id", b2)).isInstanceOf(RetryableCommitConflict.class);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 5); VectorSchemaRoot b2 = rows("a", 6)) {
+      store.writer().mergeRowsOnKey(s, "__manifest", "id", b1);
+      assertThatThrownBy(() -> store.writer().mergeRowsOnKey(s, "__manifest", "id", b2)).isInstanceOf(RetryableCommitConflict.class);
     }
   }
 
   @Test
   void creatingAnExistingTableIsAConflict() {
-    assertThatThrownBy(() -> store.createTable(loc, "node:P", SCHEMA, List.of())).isInstanceOf(ConflictException.class);
+    assertThatThrownBy(() -> store.writer().createTable(loc, "node:P", SCHEMA, List.of())).isInstanceOf(ConflictException.class);
   }
 
   @Test
   void openingAMissingDatasetIsNotFound() {
     LanceLocation missing = new LanceLocation(dir.resolve("nope").toUri().toString(), Map.of());
-    assertThatThrownBy(() -> store.openLatest(missing)).isInstanceOf(NotFoundException.class);
-    assertThat(store.openLatestIfExists(missing)).isEmpty();
+    assertThatThrownBy(() -> store.reader().openLatest(missing)).isInstanceOf(NotFoundException.class);
+    assertThat(store.reader().openLatestIfExists(missing)).isEmpty();
   }
 
   @Test
   void idFilterEscapesQuotes() {
-    assertThat(TableStore.idFilter(List.of("a", "o'brien"))).isEqualTo("id IN ('a', 'o''brien')");
+    assertThat(TableReader.idFilter(List.of("a", "o'brien"))).isEqualTo("id IN ('a', 'o''brien')");
     commit(KeyedWriteMode.STRICT_INSERT, "o'brien", 1);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      assertThat(store.existingIds(s, List.of("x", "o'brien"))).containsExactly("o'brien");
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      assertThat(store.reader().existingIds(s, List.of("x", "o'brien"))).containsExactly("o'brien");
     }
   }
 
   @Test
   void createIndicesIsStagedAndVisibleOnlyAfterCommit() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
-    try (TableSnapshot s = store.openLatest(loc)) {
-      StagedWrite w = store.stageCreateIndices(s, "node:P", List.of(new IndexSpec.BTree("id", null)));
-      assertThat(store.latestVersion(s)).isEqualTo(s.version());
-      long v = store.commitStaged(s, w);
-      try (TableSnapshot after = store.openAt(loc, v)) {
-        assertThat(store.indexNames(after)).contains("id_idx");
-        assertThat(store.existingIds(after, List.of("b", "zz"))).containsExactly("b");
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      StagedWrite w = store.writer().stageCreateIndices(s, "node:P", List.of(new IndexSpec.BTree("id", null)));
+      assertThat(store.reader().latestVersion(s)).isEqualTo(s.version());
+      long v = store.writer().commitStaged(s, w);
+      try (TableSnapshot after = store.reader().openAt(loc, v)) {
+        assertThat(store.reader().indexNames(after)).contains("id_idx");
+        assertThat(store.reader().existingIds(after, List.of("b", "zz"))).containsExactly("b");
       }
     }
   }

@@ -1,8 +1,9 @@
-package io.omnigraph.engine.query;
+package io.omnigraph.engine.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.engine.query.QueryAst.CompOp;
+import io.omnigraph.engine.query.RowFilter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import net.jqwik.api.constraints.Size;
  * Lance exactly the rows the in-memory evaluation selects, so quoting never changes a constant and
  * the two readings of a filter never disagree.
  */
-class LanceFiltersPropertyTest {
+class LanceFilterPropertyTest {
 
   @Property(tries = 12)
   void renderedStringComparisonsSelectWhatEvaluationSelects(@ForAll("strings") List<String> strings)
@@ -35,7 +36,7 @@ class LanceFiltersPropertyTest {
       for (String s : strings) {
         for (CompOp op : List.of(CompOp.EQ, CompOp.LT, CompOp.GE)) {
           RowFilter f = new RowFilter.Compare(FilterTables.column("s"), op, s);
-          assertThat(t.lanceSelects(f)).as(LanceFilters.render(f)).isEqualTo(t.memorySelects(f));
+          assertThat(t.lanceSelects(f)).as(LanceFilter.of(f).sql()).isEqualTo(t.memorySelects(f));
         }
       }
       RowFilter in = new RowFilter.In(FilterTables.column("s"), List.copyOf(strings.subList(0, (strings.size() + 1) / 2)));
@@ -69,7 +70,7 @@ class LanceFiltersPropertyTest {
         for (Map.Entry<String, Object> e : row.entrySet()) {
           for (CompOp op : List.of(CompOp.EQ, CompOp.GT, CompOp.LE)) {
             RowFilter f = new RowFilter.Compare(FilterTables.column(e.getKey()), op, e.getValue());
-            assertThat(t.lanceSelects(f)).as(LanceFilters.render(f)).isEqualTo(t.memorySelects(f));
+            assertThat(t.lanceSelects(f)).as(LanceFilter.of(f).sql()).isEqualTo(t.memorySelects(f));
           }
         }
       }

@@ -1,10 +1,11 @@
-package io.omnigraph.engine.query;
+package io.omnigraph.engine.table;
 
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.query.ArrowRowValues;
+import io.omnigraph.engine.query.ColumnRef;
+import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
-import io.omnigraph.engine.table.TableSnapshot;
-import io.omnigraph.engine.table.TableStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A real Lance table with one nullable column per comparable scalar type, for checking that {@link
- * LanceFilters} selects in Lance exactly what {@link RowFilter#evaluate} selects in memory.
+ * LanceFilter} selects in Lance exactly what {@link RowFilter#evaluate} selects in memory.
  */
 final class FilterTables implements AutoCloseable {
   static final Map<String, ScalarKind> COLUMNS = new LinkedHashMap<>();
@@ -70,7 +71,7 @@ final class FilterTables implements AutoCloseable {
         }
       }
       root.setRowCount(rows.size());
-      store.createTable(loc, "node:F", schema, List.of(root));
+      store.writer().createTable(loc, "node:F", schema, List.of(root));
     }
   }
 
@@ -128,8 +129,8 @@ final class FilterTables implements AutoCloseable {
   /** @return the row indexes Lance selects with the rendered filter */
   Set<Integer> lanceSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
-    try (TableSnapshot s = store.openLatest(loc)) {
-      store.scan(s, List.of("id"), LanceFilters.render(f), root -> {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      store.reader().scan(s, List.of("id"), LanceFilter.of(f).sql(), root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         for (int i = 0; i < root.getRowCount(); i++) {
           out.add(Integer.parseInt(new String(id.get(i), StandardCharsets.UTF_8)));
@@ -142,8 +143,8 @@ final class FilterTables implements AutoCloseable {
   /** @return the row indexes selected by evaluating the filter over the batches Lance returns for a full scan */
   Set<Integer> arrowSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
-    try (TableSnapshot s = store.openLatest(loc)) {
-      store.scan(s, null, null, root -> {
+    try (TableSnapshot s = store.reader().openLatest(loc)) {
+      store.reader().scan(s, null, null, root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         ArrowRowValues row = new ArrowRowValues(root);
         for (int i = 0; i < root.getRowCount(); i++) {

@@ -1,0 +1,270 @@
+package io.omnigraph.engine.table;
+
+import static io.omnigraph.engine.table.LanceCalls.lance;
+
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.storage.LanceLocation;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.Transaction;
+import org.lance.ipc.ColumnOrdering;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * The read side of Lance: opens datasets at a version, and reads what a pinned version holds (row
+ * counts, schema, scans, id probes, transaction history, index names). It never writes; every write
+ * goes through {@link TableWriter}. Obtained from {@link TableStore#reader()}.
+ *
+ * <p>Every Lance failure leaves this class as an {@link OmnigraphException}, classified by
+ * {@link LanceErrors}. Thread-safe: datasets are opened per call; the allocator is thread-safe.
+ */
+public final class TableReader {
+  /** Ids per probe scan: one scan covers a whole keyed write (at most 8,192 rows). */
+  private static final int ID_PROBE_CHUNK = 8192;
+  static final String ID = "id";
+
+  private final BufferAllocator allocator;
+  /** Shared by every open, so metadata and index caches survive from one version to the next. */
+  private final org.lance.Session session;
+
+  TableReader(BufferAllocator allocator, org.lance.Session session) {
+    this.allocator = allocator;
+    this.session = session;
+  }
+
+  /** @return the allocator every batch handed to the store should come from */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /**
+   * Opens the latest version of a dataset.
+   *
+   * @throws NotFoundException when there is no dataset at {@code location}
+   */
+  public TableSnapshot openLatest(LanceLocation location) {
+    return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
+        new ReadOptions.Builder().setStorageOptions(location.storageOptions()).setSession(session).build())));
+  }
+
+  /** @return the latest version, or empty when there is no dataset at {@code location} */
+  public Optional<TableSnapshot> openLatestIfExists(LanceLocation location) {
+    try {
+      return Optional.of(openLatest(location));
+    } catch (NotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Opens a dataset pinned at {@code version}.
+   *
+   * @throws NotFoundException when the dataset or the version does not exist
+   */
+  public TableSnapshot openAt(LanceLocation location, long version) {
+    return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
+        new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).setSession(session)
+            .build())));
+  }
+
+  /** @return the latest committed version of the snapshot's dataset (its live HEAD) */
+  public long latestVersion(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().latestVersion());
+  }
+
+  /** @return the number of visible rows at the pinned version */
+  public long countRows(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().countRows());
+  }
+
+  /** @return the Arrow schema of the pinned version (with field and schema metadata) */
+  public Schema schema(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().getSchema());
+  }
+
+  /**
+   * Scans the pinned version. Each batch is only valid during the callback.
+   *
+   * @param columns the columns to read, or {@code null} for all
+   * @param filter a SQL filter, or {@code null}
+   */
+  public void scan(TableSnapshot s, List<String> columns, String filter, Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder();
+    if (columns != null) {
+      b.columns(columns);
+    }
+    if (filter != null) {
+      b.filter(filter);
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
+   * Scans the pinned version in ascending {@code id} order (UTF-8 byte order), for deterministic
+   * export. Each batch is only valid during the callback.
+   */
+  public void scanSortedById(TableSnapshot s, Consumer<VectorSchemaRoot> batches) {
+    ColumnOrdering.Builder byId = new ColumnOrdering.Builder();
+    byId.setColumnName(ID);
+    byId.setAscending(true);
+    byId.setNullFirst(false);
+    scanWith(s, new ScanOptions.Builder().setColumnOrderings(List.of(byId.build())).build(), batches);
+  }
+
+  private void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
+    lance(s.location().uri(), () -> {
+      try (LanceScanner scanner = s.dataset().newScan(options); ArrowReader r = scanner.scanBatches()) {
+        while (r.loadNextBatch()) {
+          batches.accept(r.getVectorSchemaRoot());
+        }
+      } catch (OmnigraphException | RetryableCommitConflict e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new LanceCalls.LanceCallFailure(e);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order)
+   */
+  public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
+    Set<String> found = new LinkedHashSet<>();
+    for (List<String> chunk : chunks(ids)) {
+      scan(s, List.of(ID), idFilter(chunk), root -> {
+        VarCharVector v = (VarCharVector) root.getVector(ID);
+        for (int i = 0; i < root.getRowCount(); i++) {
+          found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
+        }
+      });
+    }
+    List<String> out = new ArrayList<>();
+    for (String id : ids) {
+      if (found.contains(id)) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Reads the Lance transaction that produced the pinned version (from the dataset's transaction
+   * history) and returns its properties.
+   *
+   * @return the transaction properties (empty when the transaction has none)
+   * @throws NotFoundException when the version has no readable transaction file
+   */
+  public Map<String, String> transactionProperties(TableSnapshot s) {
+    return lance(s.location().uri(), () -> {
+      Optional<Transaction> tx = s.dataset().readTransaction();
+      if (tx.isEmpty()) {
+        throw new NotFoundException("version " + s.version() + " of " + s.location().uri()
+            + " has no transaction in its history", null);
+      }
+      try (Transaction t = tx.get()) {
+        return t.transactionProperties().map(Map::copyOf).orElse(Map.of());
+      }
+    });
+  }
+
+  /** @return the names of the indices visible at the pinned version */
+  public List<String> indexNames(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().listIndexes());
+  }
+
+  /**
+   * Reads the transaction that produced {@code version} of the table at {@code location}. Only for
+   * versions committed by this engine on the main ref: Lance aborts the JVM when asked for the
+   * first version of a native branch (lance-java.md, crash hazards), and versions 1 (creation)
+   * are never asked for.
+   *
+   * @return the transaction, or empty when Lance kept none for that version
+   * @throws NotFoundException when the version does not exist
+   */
+  public Optional<CommittedTransaction> transactionAt(LanceLocation location, long version) {
+    if (version < 2) {
+      throw new io.omnigraph.api.InternalErrorException(
+          "refusing to read the creation transaction of " + location.uri(), null);
+    }
+    try (TableSnapshot s = openAt(location, version)) {
+      return lance(location.uri(), () -> {
+        Optional<Transaction> t = s.dataset().readTransaction();
+        if (t.isEmpty()) {
+          return Optional.<CommittedTransaction>empty();
+        }
+        try (Transaction tx = t.get()) {
+          long restored = tx.operation() instanceof org.lance.operation.Restore r ? r.version() : -1;
+          return Optional.of(new CommittedTransaction(version, tx.readVersion(), tx.uuid(), restored));
+        }
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- for the write gateway
+
+  /** @return fragment id to row offsets of the rows matching any of {@code filters} */
+  Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<String> filters) {
+    Map<Integer, List<Integer>> byFragment = new TreeMap<>();
+    for (String filter : filters) {
+      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter).withRowAddress(true).build();
+      scanWith(s, options, root -> {
+        UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          long a = addr.get(i);
+          byFragment.computeIfAbsent((int) (a >>> 32), k -> new ArrayList<>()).add((int) (a & 0xffffffffL));
+        }
+      });
+    }
+    return byFragment;
+  }
+
+  /** @return one {@link #idFilter} per probe chunk of {@code ids} */
+  static List<String> idFilterChunks(List<String> ids) {
+    List<String> out = new ArrayList<>();
+    for (List<String> c : chunks(ids)) {
+      out.add(idFilter(c));
+    }
+    return out;
+  }
+
+  /** @return the filter {@code id IN ('a', 'b')}, rendered by {@link LanceFilter} */
+  static String idFilter(Collection<String> ids) {
+    return LanceFilter.in(ID, ids).sql();
+  }
+
+  private static List<List<String>> chunks(Collection<String> ids) {
+    List<List<String>> out = new ArrayList<>();
+    List<String> cur = new ArrayList<>();
+    for (String id : ids) {
+      cur.add(id);
+      if (cur.size() == ID_PROBE_CHUNK) {
+        out.add(cur);
+        cur = new ArrayList<>();
+      }
+    }
+    if (!cur.isEmpty()) {
+      out.add(cur);
+    }
+    return out;
+  }
+}

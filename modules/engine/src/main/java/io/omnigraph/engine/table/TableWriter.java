@@ -1,0 +1,575 @@
+package io.omnigraph.engine.table;
+
+import static io.omnigraph.engine.table.LanceCalls.lance;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.storage.LanceLocation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.Transaction;
+import org.lance.WriteParams;
+import org.lance.merge.MergeInsertParams;
+import org.lance.merge.MergeInsertResult;
+import org.lance.operation.Append;
+import org.lance.operation.Delete;
+import org.lance.operation.Operation;
+import org.lance.operation.Overwrite;
+import org.lance.operation.Update;
+
+/**
+ * The only gateway for Lance writes in the engine ({@code TableStoreGuardTest} fails the build when
+ * any other class calls a Lance write API). Writes are staged first and committed separately:
+ * {@code stage*} methods may write invisible data files but never move a dataset's HEAD;
+ * {@link #commitStaged} commits exactly one staged transaction at its read version with zero
+ * transparent retries. The manifest's compare-and-set publish is {@link #mergeRowsOnKey}. Table
+ * creation, the audit log's append, recovery's restore and version cleanup are here too.
+ *
+ * <p>This is a storage gateway: it enforces no domain limit (the keyed-write size policy and the
+ * public key-conflict error live in the write protocol, {@code write.KeyedWrites}). Every Lance
+ * failure leaves it as an {@link OmnigraphException}, or as one of the internal signals
+ * {@link RetryableCommitConflict} and {@link KeyCollision}, classified by {@link LanceErrors}.
+ *
+ * <p>Obtained from {@link TableStore#writer()}. Thread-safe: datasets are opened per call.
+ */
+public final class TableWriter {
+  private static final String ID = TableReader.ID;
+
+  private final TableReader reader;
+  private final BufferAllocator allocator;
+
+  TableWriter(TableReader reader) {
+    this.reader = reader;
+    this.allocator = reader.allocator();
+  }
+
+  // ---------------------------------------------------------------- creates
+
+  /**
+   * Creates a dataset as a strict read-version-0 Overwrite commit (stable row ids, v2 manifest
+   * paths, no auto-cleanup) holding {@code rows} (possibly none). A concurrent or earlier creator
+   * wins; this call then fails and never replaces it.
+   *
+   * @return the created version (1)
+   * @throws ConflictException when a dataset already exists at {@code location}
+   */
+  public long createTable(LanceLocation location, String tableKey, Schema schema, List<VectorSchemaRoot> rows) {
+    return lance(location.uri(), () -> {
+      // WriteMode.CREATE is Lance's create-if-absent: an existing dataset fails the call.
+      ArrowReader reader = ArrowBatches.reader(schema, rows, allocator);
+      try (Dataset ds = Dataset.write().allocator(allocator).reader(reader).uri(location.uri()).schema(schema)
+          .mode(WriteParams.WriteMode.CREATE).enableStableRowIds(true).storageOptions(location.storageOptions())
+          .execute()) {
+        return ds.version();
+      } catch (RuntimeException e) {
+        if (LanceErrors.classify(e) == LanceErrors.Failure.ALREADY_EXISTS) {
+          throw new ConflictException("table " + tableKey + " already exists at " + location.uri(), null, e);
+        }
+        throw e;
+      } finally {
+        closeQuietly(reader);
+      }
+    });
+  }
+
+  private static void closeQuietly(ArrowReader reader) {
+    try {
+      reader.close();
+    } catch (java.io.IOException e) {
+      // The reader only references caller-owned roots; closing it releases nothing external.
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- staged primitives
+
+  /**
+   * Stages a keyed write of {@code batch} (which must have a non-null Utf8 {@code id} column)
+   * against the pinned version. Nothing becomes visible until {@link #commitStaged}.
+   *
+   * <p>{@link KeyedWriteMode#STRICT_INSERT}: probes every id at the pinned version; duplicate ids
+   * in the batch or existing ids fail with a {@link KeyCollision} that lists
+   * them all. {@link KeyedWriteMode#UPSERT}: keeps the last
+   * row per id and stages one Update that deletes the existing rows and adds the new ones.
+   *
+   * <p>No size limit is checked here: callers go through {@code write.KeyedWrites}, which applies
+   * the keyed-write policy first and turns a {@link KeyCollision} into the public key conflict.
+   *
+   * @throws KeyCollision strict insert of an existing or duplicated id; nothing was written
+   */
+
+  public StagedWrite stageKeyedWrite(TableSnapshot s, String tableKey, VectorSchemaRoot batch, KeyedWriteMode mode) {
+    List<String> ids = ids(batch);
+    if (mode == KeyedWriteMode.STRICT_INSERT) {
+      List<String> dup = duplicates(ids);
+      if (!dup.isEmpty()) {
+        throw new KeyCollision(tableKey, dup, "appears more than once in the input");
+      }
+      List<String> existing = reader.existingIds(s, ids);
+      if (!existing.isEmpty()) {
+        throw new KeyCollision(tableKey, existing, "already exists");
+      }
+      List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+      String uuid = UUID.randomUUID().toString();
+      if (frags.isEmpty()) {
+        // Nothing inserted: no key to prove absent, so no certificate.
+        return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, 0, ids,
+            Append.builder().fragments(frags).build());
+      }
+      Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
+      InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+          s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
+      if (!cert.certified()) {
+        // Strict insert fails closed: its absence proof and insertion-only shape are requested semantics.
+        throw new InternalErrorException("strict insert into " + tableKey + " staged an unfamiliar transaction shape ("
+            + cert.refusal() + "); nothing was committed", null);
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(),
+          ids, op, cert.properties());
+    }
+    // Upsert: last row per id wins.
+    Map<String, Integer> lastRow = new LinkedHashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      lastRow.remove(ids.get(i));
+      lastRow.put(ids.get(i), i);
+    }
+    VectorSchemaRoot deduped = lastRow.size() == ids.size() ? null
+        : ArrowBatches.select(batch, new ArrayList<>(lastRow.values()), allocator);
+    try {
+      VectorSchemaRoot rows = deduped == null ? batch : deduped;
+      List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
+      Map<Integer, List<Integer>> toDelete = reader.rowAddresses(s, TableReader.idFilterChunks(uniqueIds));
+      String uuid = UUID.randomUUID().toString();
+      Operation op = lance(s.location().uri(), () -> {
+        List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
+        if (toDelete.isEmpty()) {
+          return added.isEmpty() ? Append.builder().fragments(added).build()
+              : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
+        }
+        DeletionPlan plan = planDeletion(s, toDelete);
+        return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
+            .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
+      });
+      // An all-new upsert (the id probe above found none of its ids: every row is inserted, none
+      // updated or deleted) may carry the certificate; an unfamiliar shape just goes without it.
+      // A mixed upsert never does.
+      Map<String, String> properties = Map.of();
+      if (toDelete.isEmpty()) {
+        InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+            s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, uniqueIds.size()));
+        properties = cert.properties();
+      }
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.UPSERT, uniqueIds.size(),
+          uniqueIds, op, properties);
+    } finally {
+      if (deduped != null) {
+        deduped.close();
+      }
+    }
+  }
+
+  /**
+   * Stages deletion of the rows matching {@code filter} at the pinned version.
+   *
+   * @return the staged delete, or empty when no row matches (nothing to commit)
+   */
+  public Optional<StagedWrite> stageDelete(TableSnapshot s, String tableKey, String filter) {
+    Map<Integer, List<Integer>> rows = reader.rowAddresses(s, List.of(filter));
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    long count = rows.values().stream().mapToLong(List::size).sum();
+    Operation op = lance(s.location().uri(), () -> {
+      DeletionPlan plan = planDeletion(s, rows);
+      return Delete.builder().updatedFragments(plan.updated).deletedFragmentIds(plan.removed).predicate(filter).build();
+    });
+    return Optional.of(new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.DELETE, count, List.of(), op));
+  }
+
+  /**
+   * Stages replacing the whole table with {@code batches} (no size limit). Zero rows stage a valid
+   * zero-fragment Overwrite, not a truncate.
+   */
+  public StagedWrite stageOverwrite(TableSnapshot s, String tableKey, Schema schema, List<VectorSchemaRoot> batches) {
+    long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+    List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), batches));
+    return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(frags).schema(schema).build());
+  }
+
+  /**
+   * Begins an overwrite that is assembled batch by batch: each {@link OverwriteStaging#write} writes
+   * its batch as uncommitted fragments at once (so the caller needs to hold only one batch), and
+   * {@link OverwriteStaging#finish} stages the single Overwrite transaction over all of them. As with
+   * {@link #stageOverwrite}, nothing is visible until {@link #commitStaged}; fragments of an overwrite
+   * that is never finished or committed are unreferenced files, reclaimable by cleanup.
+   *
+   * @param s the pinned snapshot the overwrite will commit on
+   * @param tableKey the table key, for diagnostics
+   * @param schema the table's Arrow schema (every batch must have it)
+   * @return the staging handle
+   */
+  public OverwriteStaging beginOverwrite(TableSnapshot s, String tableKey, Schema schema) {
+    return new OverwriteStaging(s, tableKey, schema);
+  }
+
+  /** An overwrite whose fragments are written as batches arrive; see {@link #beginOverwrite}. */
+  public final class OverwriteStaging {
+    private final TableSnapshot snapshot;
+    private final String tableKey;
+    private final Schema schema;
+    private final List<FragmentMetadata> fragments = new ArrayList<>();
+    private long rows;
+    private boolean finished;
+
+    private OverwriteStaging(TableSnapshot snapshot, String tableKey, Schema schema) {
+      this.snapshot = snapshot;
+      this.tableKey = tableKey;
+      this.schema = schema;
+    }
+
+    /**
+     * Writes one batch as uncommitted fragments; the batch stays owned by the caller.
+     *
+     * @param batch rows with the table's schema
+     */
+    public void write(VectorSchemaRoot batch) {
+      if (finished) {
+        throw new IllegalStateException("overwrite of " + tableKey + " already staged");
+      }
+      fragments.addAll(lance(snapshot.location().uri(), () -> writeFragments(snapshot.location(), List.of(batch))));
+      rows += batch.getRowCount();
+    }
+
+    /** @return rows written so far */
+    public long rows() {
+      return rows;
+    }
+
+    /** @return the staged Overwrite of every fragment written (zero fragments = an empty table) */
+    public StagedWrite finish() {
+      finished = true;
+      return new StagedWrite(tableKey, snapshot.location(), snapshot.version(), UUID.randomUUID().toString(),
+          StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(List.copyOf(fragments)).schema(schema).build());
+    }
+  }
+
+  /**
+   * Stages one CreateIndex transaction building every index in {@code specs} over all fragments of
+   * the pinned version. Index files are written now; the index becomes visible only when
+   * {@link #commitStaged} commits the transaction.
+   *
+   * @throws IllegalArgumentException when {@code specs} is empty
+   */
+  public StagedWrite stageCreateIndices(TableSnapshot s, String tableKey, List<IndexSpec> specs) {
+    if (specs.isEmpty()) {
+      throw new IllegalArgumentException("no index to create");
+    }
+    Operation op = lance(s.location().uri(), () -> {
+      List<Integer> fragmentIds = s.dataset().getFragments().stream().map(Fragment::getId).toList();
+      List<org.lance.index.Index> built = new ArrayList<>();
+      for (IndexSpec spec : specs) {
+        if (spec instanceof IndexSpec.BTree b) {
+          org.lance.index.IndexParams params = org.lance.index.IndexParams.builder()
+              .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree")).build();
+          // With explicit fragment ids Lance builds the index without committing it (distributed build).
+          built.add(s.dataset().createIndex(org.lance.index.IndexOptions
+              .builder(List.of(b.column()), org.lance.index.IndexType.BTREE, params)
+              .withIndexName(b.name()).withIndexUUID(UUID.randomUUID().toString())
+              .withFragmentIds(fragmentIds).build()));
+        }
+      }
+      return org.lance.operation.CreateIndex.builder().withNewIndices(built).build();
+    });
+    return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
+        StagedWrite.Kind.CREATE_INDICES, 0, List.of(), op);
+  }
+
+
+  /**
+   * Commits exactly {@code staged} on the snapshot it was staged against: read version = the
+   * staged read version, zero transparent retries. The commit must land at read version + 1 with
+   * the staged transaction id; anything else is a conflict.
+   *
+   * @return the committed version
+   * @throws RetryableCommitConflict Lance refused the commit because another writer won (a
+   *     retryable or an incompatible conflict); nothing landed
+   * @throws ConflictException only when the commit LANDED, at another version (Lance rebased it past
+   *     a concurrent commit): the table's HEAD has moved past the version the write was prepared on,
+   *     and that version is this write's effect
+   */
+  public long commitStaged(TableSnapshot s, StagedWrite staged) {
+    try (TableSnapshot out = commitStagedAndOpen(s, staged)) {
+      return out.version();
+    }
+  }
+
+  /**
+   * {@link #commitStaged}, returning the handle Lance gives back for the committed version (the
+   * caller closes it), so the caller can read that version (e.g. {@link TableReader#countRows}) without
+   * opening it again. Same failure semantics as {@link #commitStaged}; once this returns, the commit
+   * has landed.
+   */
+  public TableSnapshot commitStagedAndOpen(TableSnapshot s, StagedWrite staged) {
+    if (s.version() != staged.readVersion() || !s.location().uri().equals(staged.location().uri())) {
+      throw new InternalErrorException("staged write for " + staged.tableKey() + " at version "
+          + staged.readVersion() + " committed against another snapshot (version " + s.version() + ")", null);
+    }
+    TableSnapshot out = lance(s.location().uri(), () -> {
+      // Closing the transaction releases the Arrow schema an Overwrite exports to Lance.
+      Transaction.Builder b = new Transaction.Builder().readVersion(staged.readVersion()).uuid(staged.uuid())
+          .operation(staged.operation());
+      if (!staged.properties().isEmpty()) {
+        b.transactionProperties(staged.properties());
+      }
+      try (Transaction tx = b.build()) {
+        return new TableSnapshot(s.location(), new CommitBuilder(s.dataset()).writeParams(s.location().storageOptions())
+            .maxRetries(0).skipAutoCleanup(true).execute(tx));
+      } catch (RuntimeException e) {
+        if (LanceErrors.classify(e) == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+          // Refused outright (e.g. against a concurrent Overwrite): like a retryable conflict, nothing landed.
+          refused(staged.tableKey(), e);
+        }
+        throw commitFailure(staged.tableKey(), e);
+      }
+    });
+    long committed = out.version();
+    if (committed != staged.readVersion() + 1) {
+      out.close();
+      throw new ConflictException("table " + staged.tableKey() + " commit landed at version " + committed
+          + " instead of " + (staged.readVersion() + 1) + ": a concurrent writer committed to the same table",
+          new ErrorDetail.ReadSetConflict("table_head:" + staged.tableKey(),
+              Long.toString(staged.readVersion() + 1), Long.toString(committed)));
+    }
+    return out;
+  }
+
+  /**
+   * Rolls the table back: commits one Lance Restore of {@code toVersion} on top of the live HEAD
+   * {@code head} (read version = HEAD, zero retries), so the new HEAD ({@code head + 1}) has the
+   * content of {@code toVersion}. Recovery calls it under the root's write gate only: a Restore
+   * silently orphans a concurrent commit (engine.md 2.6).
+   *
+   * @param head the table opened at its live HEAD
+   * @return the new HEAD version
+   * @throws ConflictException when another commit landed first (HEAD moved)
+   */
+  public long restore(TableSnapshot head, String tableKey, long toVersion) {
+    if (toVersion < 1 || toVersion >= head.version()) {
+      throw new InternalErrorException("cannot restore " + tableKey + " at HEAD " + head.version() + " to version "
+          + toVersion, null);
+    }
+    long committed = lance(head.location().uri(), () -> {
+      try (Transaction tx = new Transaction.Builder().readVersion(head.version()).uuid(UUID.randomUUID().toString())
+              .operation(org.lance.operation.Restore.builder().version(toVersion).build()).build();
+          Dataset out = new CommitBuilder(head.dataset()).writeParams(head.location().storageOptions())
+              .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
+        return out.version();
+      } catch (RuntimeException e) {
+        throw commitFailure(tableKey, e);
+      }
+    });
+    if (committed != head.version() + 1) {
+      throw new ConflictException("restore of " + tableKey + " landed at version " + committed + " instead of "
+          + (head.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
+              Long.toString(head.version() + 1), Long.toString(committed)));
+    }
+    return committed;
+  }
+
+
+  /**
+   * Appends {@code rows} to the dataset at {@code location}, creating it (stable row ids, no
+   * auto-cleanup) when absent. For engine-internal append-only logs (the recovery audit), which
+   * have one writer under the root's write gate; Lance's own commit retries stay on.
+   *
+   * @return the committed version
+   */
+  public long appendRows(LanceLocation location, String tableKey, Schema schema, List<VectorSchemaRoot> rows) {
+    Optional<TableSnapshot> existing = reader.openLatestIfExists(location);
+    if (existing.isEmpty()) {
+      try {
+        return createTable(location, tableKey, schema, rows);
+      } catch (ConflictException e) {
+        // A concurrent creator won: append to what it created.
+      }
+    } else {
+      existing.get().close();
+    }
+    return lance(location.uri(), () -> {
+      ArrowReader reader = ArrowBatches.reader(schema, rows, allocator);
+      try (Dataset ds = Dataset.write().allocator(allocator).reader(reader).uri(location.uri()).schema(schema)
+          .mode(WriteParams.WriteMode.APPEND).storageOptions(location.storageOptions()).execute()) {
+        return ds.version();
+      } finally {
+        closeQuietly(reader);
+      }
+    });
+  }
+
+  /**
+   * Removes the table's versions older than {@code beforeVersion}, and the data files only they
+   * reference. Unreferenced files younger than Lance's safety window (7 days) are kept, so the
+   * staged files of a write in progress survive.
+   *
+   * @return how many old versions were removed
+   */
+  public long cleanupVersionsBefore(LanceLocation location, long beforeVersion) {
+    try (TableSnapshot s = reader.openLatest(location)) {
+      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
+          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getOldVersions());
+    }
+  }
+
+  /**
+   * Upserts {@code rows} into the snapshot's dataset keyed on {@code keyColumn} with one Lance
+   * merge-insert (matched: update all; not matched: insert all), Lance conflict retries off and no
+   * auto-cleanup. This is the manifest publisher's compare-and-set: with the key marked as the
+   * unenforced primary key, two concurrent merges touching the same key cannot both land.
+   *
+   * @return the committed version (snapshot version + 1)
+   * @throws RetryableCommitConflict a concurrent writer touched the same keys first; nothing landed
+   */
+  public long mergeRowsOnKey(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
+    return mergeRowsOnKeyStamped(s, tableKey, keyColumn, rows).version();
+  }
+
+  /**
+   * {@link #mergeRowsOnKey}, returning the committed version's {@link VersionStamp} (read from the
+   * handle Lance returns, no extra I/O), so a caller can cache what it knows that version holds.
+   */
+  public VersionStamp mergeRowsOnKeyStamped(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
+    MergeInsertParams params = new MergeInsertParams(List.of(keyColumn)).withMatchedUpdateAll()
+        .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll).withConflictRetries(0).withSkipAutoCleanup(true);
+    VersionStamp stamp = lance(s.location().uri(), () -> {
+      ArrowReader reader = ArrowBatches.reader(rows.getSchema(), List.of(rows), allocator);
+      try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+        Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
+        MergeInsertResult result = s.dataset().mergeInsert(params, stream);
+        try (TableSnapshot out = new TableSnapshot(s.location(), result.dataset())) {
+          return out.stamp();
+        }
+      } catch (RuntimeException e) {
+        throw commitFailure(tableKey, e);
+      }
+    });
+    long committed = stamp.version();
+    if (committed != s.version() + 1) {
+      throw new ConflictException(tableKey + " merge landed at version " + committed + " instead of "
+          + (s.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
+              Long.toString(s.version() + 1), Long.toString(committed)));
+    }
+    return stamp;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+
+  private static List<String> ids(VectorSchemaRoot batch) {
+    if (!(batch.getVector(ID) instanceof VarCharVector v)) {
+      throw new InternalErrorException("keyed write batch has no Utf8 'id' column: " + batch.getSchema(), null);
+    }
+    List<String> ids = new ArrayList<>(batch.getRowCount());
+    for (int i = 0; i < batch.getRowCount(); i++) {
+      if (v.isNull(i)) {
+        throw new InvalidInputException("row " + i + " of a keyed write has a null id",
+            new ErrorDetail.Validation(null, null, ID, "null_id"));
+      }
+      ids.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return ids;
+  }
+
+  private static List<String> duplicates(List<String> ids) {
+    Set<String> seen = new java.util.HashSet<>();
+    Set<String> dup = new LinkedHashSet<>();
+    for (String id : ids) {
+      if (!seen.add(id)) {
+        dup.add(id);
+      }
+    }
+    return new ArrayList<>(dup);
+  }
+
+  private record DeletionPlan(List<FragmentMetadata> updated, List<Long> removed) {}
+
+  private static DeletionPlan planDeletion(TableSnapshot s, Map<Integer, List<Integer>> rows) {
+    List<FragmentMetadata> updated = new ArrayList<>();
+    List<Long> removed = new ArrayList<>();
+    Map<Integer, Fragment> fragments = new HashMap<>();
+    for (Fragment f : s.dataset().getFragments()) {
+      fragments.put(f.getId(), f);
+    }
+    for (Map.Entry<Integer, List<Integer>> e : rows.entrySet()) {
+      Fragment f = fragments.get(e.getKey());
+      if (f == null) {
+        throw new InternalErrorException("row address names fragment " + e.getKey() + " which "
+            + s.location().uri() + " version " + s.version() + " does not have", null);
+      }
+      FragmentMetadata after = f.deleteRows(e.getValue());
+      if (after == null) {
+        removed.add((long) e.getKey());
+      } else {
+        updated.add(after);
+      }
+    }
+    return new DeletionPlan(updated, removed);
+  }
+
+  private List<FragmentMetadata> writeFragments(LanceLocation location, List<VectorSchemaRoot> batches) {
+    List<VectorSchemaRoot> nonEmpty = batches.stream().filter(b -> b.getRowCount() > 0).toList();
+    if (nonEmpty.isEmpty()) {
+      return List.of();
+    }
+    if (nonEmpty.size() == 1) {
+      return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(nonEmpty.get(0))
+          .storageOptions(location.storageOptions()).execute();
+    }
+    // Several batches go through one stream, so Lance sizes the data files instead of one file per batch.
+    ArrowReader reader = ArrowBatches.reader(nonEmpty.get(0).getSchema(), nonEmpty, allocator);
+    try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
+      return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(stream)
+          .storageOptions(location.storageOptions()).execute();
+    }
+  }
+
+  private static long refused(String tableKey, RuntimeException e) {
+    throw new RetryableCommitConflict(tableKey, "concurrent incompatible commit to " + tableKey + ": "
+        + LanceErrors.clean(e), e);
+  }
+
+  private static RuntimeException commitFailure(String tableKey, RuntimeException e) {
+    LanceErrors.Failure f = LanceErrors.classify(e);
+    if (f == LanceErrors.Failure.RETRYABLE_CONFLICT) {
+      return new RetryableCommitConflict(tableKey, "concurrent commit to " + tableKey + ": " + LanceErrors.clean(e), e);
+    }
+    if (f == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+      return new ConflictException("concurrent incompatible commit to " + tableKey + ": " + LanceErrors.clean(e),
+          new ErrorDetail.ReadSetConflict("table_head:" + tableKey, null, null), e);
+    }
+    return e;
+  }
+}
