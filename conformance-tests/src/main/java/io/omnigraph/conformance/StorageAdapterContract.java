@@ -375,7 +375,7 @@ public abstract class StorageAdapterContract {
         return 0;
       });
       for (Outcome<Integer> o : outcomes) {
-        assertThat(o.failure()).as("a reader or the deleting writer failed").isNull();
+        assertThat(o.failure()).as("a reader or the deleting writer failed: %s", o.failure()).isNull();
       }
       assertThat(reads.get()).as("reads during the delete/re-create cycles").isGreaterThanOrEqualTo(FLICKER_READS);
     }
