@@ -103,15 +103,15 @@ public final class TableReader {
    * Scans the pinned version. Each batch is only valid during the callback.
    *
    * @param columns the columns to read, or {@code null} for all
-   * @param filter a SQL filter, or {@code null}
+   * @param filter the rows to read, or {@code null} for all
    */
-  public void scan(TableSnapshot s, List<String> columns, String filter, Consumer<VectorSchemaRoot> batches) {
+  public void scan(TableSnapshot s, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     ScanOptions.Builder b = new ScanOptions.Builder();
     if (columns != null) {
       b.columns(columns);
     }
     if (filter != null) {
-      b.filter(filter);
+      b.filter(filter.sql());
     }
     scanWith(s, b.build(), batches);
   }
@@ -151,7 +151,7 @@ public final class TableReader {
   public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
     Set<String> found = new LinkedHashSet<>();
     for (List<String> chunk : chunks(ids)) {
-      scan(s, List.of(ID), idFilter(chunk), root -> {
+      scan(s, List.of(ID), LanceFilter.in(ID, chunk), root -> {
         VarCharVector v = (VarCharVector) root.getVector(ID);
         for (int i = 0; i < root.getRowCount(); i++) {
           found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
@@ -223,10 +223,10 @@ public final class TableReader {
   // ---------------------------------------------------------------- for the write gateway
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */
-  Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<String> filters) {
+  Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
-    for (String filter : filters) {
-      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter).withRowAddress(true).build();
+    for (LanceFilter filter : filters) {
+      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true).build();
       scanWith(s, options, root -> {
         UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -238,18 +238,13 @@ public final class TableReader {
     return byFragment;
   }
 
-  /** @return one {@link #idFilter} per probe chunk of {@code ids} */
-  static List<String> idFilterChunks(List<String> ids) {
-    List<String> out = new ArrayList<>();
+  /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
+  static List<LanceFilter> idFilterChunks(List<String> ids) {
+    List<LanceFilter> out = new ArrayList<>();
     for (List<String> c : chunks(ids)) {
-      out.add(idFilter(c));
+      out.add(LanceFilter.in(ID, c));
     }
     return out;
-  }
-
-  /** @return the filter {@code id IN ('a', 'b')}, rendered by {@link LanceFilter} */
-  static String idFilter(Collection<String> ids) {
-    return LanceFilter.in(ID, ids).sql();
   }
 
   private static List<List<String>> chunks(Collection<String> ids) {

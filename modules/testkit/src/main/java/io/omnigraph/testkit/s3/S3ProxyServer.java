@@ -39,6 +39,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private final Object proxy; // org.gaul.s3proxy.S3Proxy, driven by reflection (see S3ProxyReflection)
   private final FaultProxy front;
+  private boolean readsSerialized; // guarded by this
   private final URI endpoint;
   private volatile S3Client client;
   private boolean closed;
@@ -88,10 +89,6 @@ public final class S3ProxyServer implements AutoCloseable {
     // succeed. S3 applies each write of a key atomically, so writes of one key are serialized.
     front.serializePerPath("PUT", OBJECT_TARGET);
     front.serializePerPath("DELETE", OBJECT_TARGET);
-    // Reads too: s3proxy can answer a GET or HEAD that overlaps a DELETE/PUT of the same key with
-    // an error (seen in the TCK's delete/re-create race); S3 answers the old or the new state.
-    front.serializePerPath("GET", OBJECT_TARGET);
-    front.serializePerPath("HEAD", OBJECT_TARGET);
     return new S3ProxyServer(proxy, front);
   }
 
@@ -106,6 +103,20 @@ public final class S3ProxyServer implements AutoCloseable {
   /** @return {@code http://127.0.0.1:<port>} */
   public URI endpoint() {
     return endpoint;
+  }
+
+  /**
+   * Serializes reads (GET, HEAD) of a key with the writes of that key too, from now on: s3proxy can
+   * answer a read that overlaps a DELETE or PUT of the same key with an error (seen in the TCK's
+   * delete/re-create race), where S3 answers with the old or the new state. Opt-in, because it also
+   * serializes concurrent range reads of one key (Lance's data files). Idempotent.
+   */
+  public synchronized void serializeReadsPerKey() {
+    if (!readsSerialized) {
+      readsSerialized = true;
+      front.serializePerPath("GET", OBJECT_TARGET);
+      front.serializePerPath("HEAD", OBJECT_TARGET);
+    }
   }
 
   /** @return the port s3proxy listens on */
