@@ -74,6 +74,9 @@ final class ExactLineDecoder {
       throw LoadRule.INVALID_JSON.at(line, null, "invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw LoadRule.INVALID_JSON.at(line, null, "invalid JSON: " + e.getMessage());
+    } catch (NumberFormatException e) {
+      // Jackson reports a number it cannot represent (e.g. an exponent of thousands of digits) this way.
+      throw LoadRule.INVALID_JSON.at(line, null, "invalid JSON: a number out of range: " + e.getMessage());
     }
     if (!(root instanceof ObjectNode obj)) {
       throw LoadRule.INVALID_ENVELOPE.at(line, null, "each line must be one JSON object, got " + Values.describe(root));

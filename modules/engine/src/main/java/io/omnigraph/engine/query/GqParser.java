@@ -386,6 +386,28 @@ final class GqParser {
     };
   }
 
+  /** Deeper list literals are refused with a position instead of exhausting the parser's stack. */
+  static final int MAX_LIST_NESTING = 64;
+
+  private int listNesting;
+
+  private ListLit listLiteral(Token open) throws QueryException {
+    take();
+    List<Literal> items = new ArrayList<>();
+    if (!at(Kind.RBRACKET)) {
+      while (true) {
+        items.add(literal("a list item (literal)"));
+        if (at(Kind.COMMA)) {
+          take();
+          continue;
+        }
+        break;
+      }
+    }
+    expect(Kind.RBRACKET, "',' or ']'");
+    return new ListLit(items, open.pos());
+  }
+
   private Literal literal(String what) throws QueryException {
     Token t = peek();
     switch (t.kind()) {
@@ -399,23 +421,22 @@ final class GqParser {
       }
       case FLOAT -> {
         take();
-        return new FloatLit(new BigDecimal(t.text()), t.pos());
+        try {
+          return new FloatLit(new BigDecimal(t.text()), t.pos());
+        } catch (NumberFormatException e) {
+          throw QueryException.syntax(t.pos(), "number out of range: " + t.text());
+        }
       }
       case LBRACKET -> {
-        take();
-        List<Literal> items = new ArrayList<>();
-        if (!at(Kind.RBRACKET)) {
-          while (true) {
-            items.add(literal("a list item (literal)"));
-            if (at(Kind.COMMA)) {
-              take();
-              continue;
-            }
-            break;
-          }
+        if (listNesting >= MAX_LIST_NESTING) {
+          throw QueryException.syntax(t.pos(), "list literals nested deeper than " + MAX_LIST_NESTING);
         }
-        expect(Kind.RBRACKET, "',' or ']'");
-        return new ListLit(items, t.pos());
+        listNesting++;
+        try {
+          return listLiteral(t);
+        } finally {
+          listNesting--;
+        }
       }
       case IDENT -> {
         if (t.text().equals("true") || t.text().equals("false")) {

@@ -179,7 +179,7 @@ public final class ParamBinder {
       JsonNode node;
       try {
         node = JSON.readTree(text);
-      } catch (JsonProcessingException e) {
+      } catch (JsonProcessingException | NumberFormatException e) {
         throw mismatch(d, "a JSON array", "'" + abbreviate(text) + "'");
       }
       if (node == null || !node.isArray()) {

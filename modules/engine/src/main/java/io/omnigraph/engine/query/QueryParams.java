@@ -61,6 +61,9 @@ public final class QueryParams {
       root = JSON.readTree(json);
     } catch (JsonProcessingException e) {
       throw QueryException.param("parameters are not valid JSON: " + e.getOriginalMessage());
+    } catch (NumberFormatException e) {
+      // Jackson's answer to a number it cannot represent, e.g. an exponent of thousands of digits.
+      throw QueryException.param("parameters are not valid JSON: a number out of range: " + e.getMessage());
     }
     if (root == null || !root.isObject()) {
       throw QueryException.param("parameters must be a JSON object, e.g. {\"name\": \"value\"}");
