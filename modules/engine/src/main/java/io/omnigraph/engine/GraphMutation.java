@@ -5,18 +5,18 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.QueryParams;
-import io.omnigraph.engine.exec.MutationExecutor;
-import io.omnigraph.engine.exec.MutationStaging;
 import io.omnigraph.engine.failpoint.Failpoints;
-import io.omnigraph.engine.query.CheckedMutation;
-import io.omnigraph.engine.query.CheckedQuery;
-import io.omnigraph.engine.query.GqCompiler;
-import io.omnigraph.engine.query.MutationPlan;
-import io.omnigraph.engine.query.QueryException;
+import io.omnigraph.engine.gq.CheckedQuery;
+import io.omnigraph.engine.gq.GqCompiler;
+import io.omnigraph.engine.gq.QueryException;
+import io.omnigraph.engine.mutate.MutationExecutor;
+import io.omnigraph.engine.mutate.MutationStaging;
+import io.omnigraph.engine.gq.CheckedMutation;
+import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.snapshot.GraphRef;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
-import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.StaleAttempt;
 import io.omnigraph.engine.write.WriteToken;
 import java.time.Instant;
@@ -116,9 +116,9 @@ final class GraphMutation {
       return v.values();
     }
     if (params instanceof QueryParams.Json j) {
-      return io.omnigraph.engine.query.QueryParams.fromJson(j.text());
+      return io.omnigraph.engine.plan.QueryParams.fromJson(j.text());
     }
-    return io.omnigraph.engine.query.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
+    return io.omnigraph.engine.plan.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
   }
 
   /**
