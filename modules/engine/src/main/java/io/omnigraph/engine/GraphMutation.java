@@ -83,6 +83,21 @@ final class GraphMutation {
   }
 
   /**
+   * Binds the parameters of a query {@link #compile}d by a handle on {@code schema}. Pure.
+   *
+   * @throws InvalidInputException the query was prepared for another schema (rule {@code stale_query}),
+   *     or a parameter error
+   */
+  static MutationPlan bind(io.omnigraph.engine.schema.CompiledSchema schema, io.omnigraph.api.PreparedMutation query,
+      QueryParams params, Instant now) {
+    if (!(query instanceof Prepared p) || !p.schemaHash().equals(schema.ir().hash())) {
+      throw new InvalidInputException("mutation '" + query.queryName() + "' was prepared for a different schema;"
+          + " prepare it with this graph's prepareMutation", new ErrorDetail.Validation(null, null, null, "stale_query"));
+    }
+    return bind(p, params, now);
+  }
+
+  /**
    * Binds the parameters. Pure.
    *
    * @throws InvalidInputException a parameter error
