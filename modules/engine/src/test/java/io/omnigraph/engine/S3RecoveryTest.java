@@ -40,7 +40,7 @@ class S3RecoveryTest {
         "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
         "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
     try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
-      GraphIo.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
+      GraphIo.load(g, LoadMode.OVERWRITE, RecoveryWrites.BEFORE);
       before = GraphIo.export(g);
     }
   }
@@ -53,7 +53,7 @@ class S3RecoveryTest {
   @Test
   void aLoadLeavesNoSidecarOnS3() {
     try (Graph g = Omnigraph.open(uri, options)) {
-      GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
+      GraphIo.load(g, LoadMode.MERGE, RecoveryWrites.WRITE);
     }
     assertThat(sidecarKeys()).isEmpty();
   }
@@ -61,12 +61,12 @@ class S3RecoveryTest {
   @Test
   void crashDuringPhaseBRollsBackOnS3() {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
-      InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
+      InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
     }
     assertThat(sidecarKeys()).hasSize(1);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
       assertThat(GraphIo.export(g)).isEqualTo(before);
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledBack));
     }
@@ -77,12 +77,12 @@ class S3RecoveryTest {
   void crashAfterConfirmationRollsForwardOnS3() {
     InterruptedWrite w;
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
-      w = InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_CONFIRM);
+      w = InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_CONFIRM);
     }
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
       assertThat(g.commits().get(0).id()).isEqualTo(w.commitId);
       assertThat(GraphIo.export(g)).contains("\"age\":37", "initech");
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));
     }
