@@ -11,10 +11,10 @@ import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.testkit.graph.GraphIo;
 import io.omnigraph.testkit.graph.PeopleGraph;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,9 +36,7 @@ class S3RecoveryTest {
     S3ProxyServer server = S3.server();
     bucket = server.createBucket();
     uri = "s3://" + bucket + "/graphs/g1";
-    options = new OpenOptions(Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
-        "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
+    options = new OpenOptions(S3AdapterOptions.forEmulator(server.endpoint()));
     try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
       GraphIo.load(g, LoadMode.OVERWRITE, RecoveryWrites.BEFORE);
       before = GraphIo.export(g);

@@ -24,6 +24,7 @@ import io.omnigraph.api.OpenOptions;
 import io.omnigraph.engine.crash.CrashWrites.Writer;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.testkit.jvm.ChildJvm;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.IOException;
@@ -190,9 +191,7 @@ class CrashMatrixTest {
   @Test
   void everyWritePathFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
     S3ProxyServer server = S3.server();
-    Map<String, String> options = Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
-        "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
+    Map<String, String> options = S3AdapterOptions.forEmulator(server.endpoint());
     Backend s3 = new Backend() {
       public String name() {
         return "s3";

@@ -40,6 +40,40 @@ public final class SchemaSamples {
       edge Cites: Book -> Book @card(0..50)
       """;
 
+  /** Books and authors: every scalar type, a composite key, and each kind of constraint the loader checks. */
+  public static final String BOOKS =
+      """
+      node Author {
+        handle: String @key
+        full_name: String
+        born: Date?
+        tags: [String]?
+      }
+      node Book {
+        isbn: String @key
+        title: String
+        year: I32
+        pages: U32?
+        copies: U64?
+        rating: F32?
+        score: F64?
+        status: enum(draft, in_print)
+        published: DateTime?
+        vec: Vector(3)?
+        cover: Blob?
+        in_stock: Bool?
+        code: String?
+        @range(year, 1400..2100)
+        @check(isbn, "^[0-9-]+$")
+        @unique(code)
+      }
+      node Note { text: String }
+      node Edition { author: String year: I32 @key(author, year) }
+      edge Wrote: Author -> Book { role: String? }
+      edge Cites: Book -> Book @card(0..2)
+      edge Likes: Author -> Author @card(2..) { @unique(src, dst) }
+      """;
+
   /** A fixed schema identity domain (a ULID). */
   public static final String DOMAIN = "01JABCDEFGHJKMNPQRSTVWXYZ0";
 }
