@@ -45,15 +45,6 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
   }
 
   @Override
-  String method(SidecarIo io) {
-    return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "PUT";
-      case DELETE -> "DELETE";
-      case LIST, READ -> "GET";
-    };
-  }
-
-  @Override
   String target(SidecarIo io) {
     AzureRequests az = AzureRequests.in(Azurite.ACCOUNT_NAME, container);
     return switch (io) {

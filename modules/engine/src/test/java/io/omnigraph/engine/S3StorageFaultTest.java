@@ -37,15 +37,6 @@ class S3StorageFaultTest extends ProxiedStorageFaultContract {
   }
 
   @Override
-  String method(SidecarIo io) {
-    return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "PUT";
-      case DELETE -> "DELETE";
-      case LIST, READ -> "GET";
-    };
-  }
-
-  @Override
   String target(SidecarIo io) {
     S3Requests s3 = S3Requests.in(bucket);
     return switch (io) {

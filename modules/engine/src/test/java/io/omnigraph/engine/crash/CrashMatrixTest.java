@@ -9,6 +9,7 @@ import static io.omnigraph.engine.crash.CrashWrites.MERGE3;
 import static io.omnigraph.engine.crash.CrashWrites.NOBODY;
 import static io.omnigraph.engine.crash.CrashWrites.OVERWRITE2;
 import static io.omnigraph.engine.crash.CrashWrites.SET_AGE1;
+import static io.omnigraph.engine.crash.CrashWrites.inputFile;
 import static io.omnigraph.engine.crash.CrashWrites.sidecars;
 import static io.omnigraph.testkit.graph.GraphIo.commitIds;
 import static io.omnigraph.testkit.graph.GraphIo.export;
@@ -27,9 +28,6 @@ import io.omnigraph.testkit.jvm.ChildJvm;
 import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -296,7 +294,7 @@ class CrashMatrixTest {
       beforeCommits = commitIds(g);
     }
     GraphModel after = w.effect().apply(before.copy());
-    Path input = write(w.input());
+    Path input = inputFile(tmp, w.input());
     List<String> args = new ArrayList<>();
     args.add(uri);
     backend.options().forEach((k, v) -> {
@@ -387,15 +385,5 @@ class CrashMatrixTest {
   /** Failpoints that some production call site passes (the rest cannot fire yet). */
   static Set<String> placedFailpoints() {
     return io.omnigraph.engine.failpoint.FailpointCallSites.placedNames();
-  }
-
-  private Path write(String text) {
-    try {
-      Path p = Files.createTempFile(tmp, "input-", ".ndjson");
-      Files.writeString(p, text);
-      return p;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
