@@ -9,6 +9,7 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.validate.PendingRows;
 import io.omnigraph.engine.validate.Site;
+import io.omnigraph.engine.value.ArrowValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +24,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The validated rows of one table from one load, held column-wise in Arrow vectors with the table's
- * exact schema (language.md §1.9 column order: {@code id}[, {@code src}, {@code dst}], then
+ * exact schema (column order {@code id}[, {@code src}, {@code dst}], then
  * properties) plus compact side structures for the cross-row checks: an {@link IdIndex} of the ids,
  * the input line of each row, and (edges) the endpoints as UTF-8 arenas. As {@link PendingRows} it is
  * what the graph rules check (row {@code k} is the {@code k}-th surviving row; its site is its line).
@@ -222,7 +223,7 @@ public final class TableRows implements AutoCloseable, PendingRows {
       int r = ids.row(k);
       List<Object> values = new ArrayList<>(props.size());
       for (int p = 0; p < props.size(); p++) {
-        values.add(ArrowRows.value(cols[p], props.get(p).type(), r));
+        values.add(ArrowValues.get(cols[p], props.get(p).type(), r));
       }
       out.add(new Row(lines[r], ids.id(k), isEdge() ? srcs.get(r) : null, isEdge() ? dsts.get(r) : null, values));
     }
@@ -337,7 +338,7 @@ public final class TableRows implements AutoCloseable, PendingRows {
   private List<Object> tuple(int[] columns, String src, String dst) {
     List<Object> tuple = new ArrayList<>(columns.length);
     for (int c : columns) {
-      Object v = c == -1 ? src : c == -2 ? dst : ArrowRows.value(cols[c], props.get(c).type(), n);
+      Object v = c == -1 ? src : c == -2 ? dst : ArrowValues.get(cols[c], props.get(c).type(), n);
       if (v == null) {
         return null;
       }
