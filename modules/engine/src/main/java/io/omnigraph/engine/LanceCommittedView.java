@@ -50,7 +50,7 @@ final class LanceCommittedView implements CommittedGraphView {
     if (srcIds.isEmpty()) {
       return counts;
     }
-    for (String filter : inFilters("src", srcIds)) {
+    for (LanceFilter filter : inFilters("src", srcIds)) {
       tables.reader().scan(committed.snapshot("edge:" + edgeType), List.of("id", "src"), filter, root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         VarCharVector src = (VarCharVector) root.getVector("src");
@@ -128,18 +128,18 @@ final class LanceCommittedView implements CommittedGraphView {
   }
 
   /** {@code column IN (...)} filters of at most 1,024 values each. */
-  private static List<String> inFilters(String column, Set<String> values) {
-    List<String> out = new ArrayList<>();
+  private static List<LanceFilter> inFilters(String column, Set<String> values) {
+    List<LanceFilter> out = new ArrayList<>();
     List<String> chunk = new ArrayList<>();
     for (String v : values) {
       chunk.add(v);
       if (chunk.size() == 1024) {
-        out.add(LanceFilter.in(column, chunk).sql());
+        out.add(LanceFilter.in(column, chunk));
         chunk.clear();
       }
     }
     if (!chunk.isEmpty()) {
-      out.add(LanceFilter.in(column, chunk).sql());
+      out.add(LanceFilter.in(column, chunk));
     }
     return out;
   }

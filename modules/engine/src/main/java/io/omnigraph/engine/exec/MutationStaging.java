@@ -231,7 +231,7 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    tables.reader().scan(committed.snapshot(key), null, LanceFilter.of(filter).sql(), batch -> {
+    tables.reader().scan(committed.snapshot(key), null, LanceFilter.of(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -264,7 +264,7 @@ public final class MutationStaging implements AutoCloseable {
     Set<String> gone = deletedIds(tableKey);
     Map<String, String> out = new LinkedHashMap<>();
     List<String> columns = withSource ? List.of("id", "src") : List.of("id");
-    tables.reader().scan(committed.snapshot(tableKey), columns, LanceFilter.of(filter).sql(), batch -> {
+    tables.reader().scan(committed.snapshot(tableKey), columns, LanceFilter.of(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector src = withSource ? (VarCharVector) batch.getVector("src") : null;
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -317,7 +317,7 @@ public final class MutationStaging implements AutoCloseable {
     PendingTable p = pending.get(key);
     List<Object> src = new ArrayList<>(sources);
     RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    tables.reader().scan(committed.snapshot(key), List.of("id", "src"), LanceFilter.of(bySource).sql(), batch -> {
+    tables.reader().scan(committed.snapshot(key), List.of("id", "src"), LanceFilter.of(bySource), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -353,7 +353,7 @@ public final class MutationStaging implements AutoCloseable {
     projection.addAll(columns);
     Map<String, Property> byName = new HashMap<>();
     t.properties().forEach(q -> byName.put(q.name(), q));
-    tables.reader().scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilter.of(filter).sql(), batch -> {
+    tables.reader().scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilter.of(filter), batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
@@ -447,7 +447,7 @@ public final class MutationStaging implements AutoCloseable {
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all).sql());
+        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
         staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
       }
     }

@@ -103,15 +103,15 @@ public final class TableReader {
    * Scans the pinned version. Each batch is only valid during the callback.
    *
    * @param columns the columns to read, or {@code null} for all
-   * @param filter a SQL filter, or {@code null}
+   * @param filter the rows to read (rendered by {@link LanceFilter}), or {@code null} for all
    */
-  public void scan(TableSnapshot s, List<String> columns, String filter, Consumer<VectorSchemaRoot> batches) {
+  public void scan(TableSnapshot s, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     ScanOptions.Builder b = new ScanOptions.Builder();
     if (columns != null) {
       b.columns(columns);
     }
     if (filter != null) {
-      b.filter(filter);
+      b.filter(filter.sql());
     }
     scanWith(s, b.build(), batches);
   }
@@ -223,10 +223,11 @@ public final class TableReader {
   // ---------------------------------------------------------------- for the write gateway
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */
-  Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<String> filters) {
+  Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
-    for (String filter : filters) {
-      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter).withRowAddress(true).build();
+    for (LanceFilter filter : filters) {
+      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true)
+          .build();
       scanWith(s, options, root -> {
         UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -239,8 +240,8 @@ public final class TableReader {
   }
 
   /** @return one {@link #idFilter} per probe chunk of {@code ids} */
-  static List<String> idFilterChunks(List<String> ids) {
-    List<String> out = new ArrayList<>();
+  static List<LanceFilter> idFilterChunks(List<String> ids) {
+    List<LanceFilter> out = new ArrayList<>();
     for (List<String> c : chunks(ids)) {
       out.add(idFilter(c));
     }
@@ -248,8 +249,8 @@ public final class TableReader {
   }
 
   /** @return the filter {@code id IN ('a', 'b')}, rendered by {@link LanceFilter} */
-  static String idFilter(Collection<String> ids) {
-    return LanceFilter.in(ID, ids).sql();
+  static LanceFilter idFilter(Collection<String> ids) {
+    return LanceFilter.in(ID, ids);
   }
 
   private static List<List<String>> chunks(Collection<String> ids) {

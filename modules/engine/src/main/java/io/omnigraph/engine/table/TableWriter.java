@@ -194,7 +194,7 @@ public final class TableWriter {
    *
    * @return the staged delete, or empty when no row matches (nothing to commit)
    */
-  public Optional<StagedWrite> stageDelete(TableSnapshot s, String tableKey, String filter) {
+  public Optional<StagedWrite> stageDelete(TableSnapshot s, String tableKey, LanceFilter filter) {
     Map<Integer, List<Integer>> rows = reader.rowAddresses(s, List.of(filter));
     if (rows.isEmpty()) {
       return Optional.empty();
@@ -202,7 +202,7 @@ public final class TableWriter {
     long count = rows.values().stream().mapToLong(List::size).sum();
     Operation op = lance(s.location().uri(), () -> {
       DeletionPlan plan = planDeletion(s, rows);
-      return Delete.builder().updatedFragments(plan.updated).deletedFragmentIds(plan.removed).predicate(filter).build();
+      return Delete.builder().updatedFragments(plan.updated).deletedFragmentIds(plan.removed).predicate(filter.sql()).build();
     });
     return Optional.of(new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
         StagedWrite.Kind.DELETE, count, List.of(), op));

@@ -130,7 +130,7 @@ final class FilterTables implements AutoCloseable {
   Set<Integer> lanceSelects(RowFilter f) {
     Set<Integer> out = new TreeSet<>();
     try (TableSnapshot s = store.reader().openLatest(loc)) {
-      store.reader().scan(s, List.of("id"), LanceFilter.of(f).sql(), root -> {
+      store.reader().scan(s, List.of("id"), LanceFilter.of(f), root -> {
         VarCharVector id = (VarCharVector) root.getVector("id");
         for (int i = 0; i < root.getRowCount(); i++) {
           out.add(Integer.parseInt(new String(id.get(i), StandardCharsets.UTF_8)));

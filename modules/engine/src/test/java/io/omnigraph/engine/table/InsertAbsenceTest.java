@@ -105,7 +105,7 @@ class InsertAbsenceTest {
     stageAndCommit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
     long deleted;
     try (TableSnapshot s = store.reader().openLatest(loc)) {
-      deleted = store.writer().commitStaged(s, store.writer().stageDelete(s, "node:P", "id = 'a'").orElseThrow());
+      deleted = store.writer().commitStaged(s, store.writer().stageDelete(s, "node:P", LanceFilter.in("id", List.of("a"))).orElseThrow());
     }
     long overwritten;
     try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows.rows("z", 9)) {

@@ -186,7 +186,7 @@ class LanceFilterTest {
         for (int i = 0; i < ids.size(); i++) {
           List<String> wanted = List.of(ids.get(i), ids.get((i + 1) % ids.size()), "absent \uD83D\uDE00");
           List<String> found = new ArrayList<>();
-          store.reader().scan(s, List.of("id"), LanceFilter.in("id", wanted).sql(), r -> {
+          store.reader().scan(s, List.of("id"), LanceFilter.in("id", wanted), r -> {
             VarCharVector v = (VarCharVector) r.getVector("id");
             for (int row = 0; row < r.getRowCount(); row++) {
               found.add(new String(v.get(row), StandardCharsets.UTF_8));
