@@ -2,7 +2,7 @@ package io.omnigraph.engine;
 
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.engine.load.ArrowRows;
-import io.omnigraph.engine.load.CommittedGraphView;
+import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;

@@ -3,28 +3,20 @@ package io.omnigraph.engine.exec;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.engine.failpoint.Failpoints;
-import io.omnigraph.engine.load.LoadRule;
-import io.omnigraph.engine.load.Values;
-import io.omnigraph.engine.query.ColumnRef;
 import io.omnigraph.engine.query.MutationPlan;
 import io.omnigraph.engine.query.MutationPlan.Statement;
-import io.omnigraph.engine.query.QueryAst.CompOp;
 import io.omnigraph.engine.query.RowFilter;
-import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.EdgeType;
-import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
-import io.omnigraph.engine.schema.PropertyType;
-import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.SourcePos;
+import io.omnigraph.engine.validate.GraphRules;
+import io.omnigraph.engine.validate.Site;
+import io.omnigraph.engine.validate.ValueRules;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Runs the statements of one bound {@link MutationPlan} into a {@link MutationStaging}, in order,
@@ -46,12 +38,9 @@ import java.util.regex.Pattern;
 public final class MutationExecutor {
   /** Cascade filters list at most this many node ids each. */
   private static final int CASCADE_CHUNK = 4096;
-  /** Above this many multi-column tuples a {@code @unique} probe scans the table instead of filtering. */
-  private static final int UNIQUE_FILTER_TUPLES = 256;
 
   private final MutationPlan plan;
   private final MutationStaging staging;
-  private final Map<Constraint.Check, Pattern> patterns = new HashMap<>();
 
   private MutationExecutor(MutationPlan plan, MutationStaging staging) {
     this.plan = plan;
@@ -153,29 +142,17 @@ public final class MutationExecutor {
 
   // ---------------------------------------------------------------- validation
 
+  /** The graph rules over the pending rows plus the committed cut (minus this query's deletes). */
   private void validateWrites() {
+    List<PendingRowsView> tables = new ArrayList<>();
     for (PendingTable t : staging.pendingTables()) {
-      checkValues(t);
+      tables.add(new PendingRowsView(t, plan.queryName()));
     }
-    for (PendingTable t : staging.pendingTables()) {
-      checkUnique(t);
+    ValueRules values = new ValueRules();
+    for (PendingRowsView t : tables) {
+      values.checkRows(t, t.properties(), t::values);
     }
-    for (PendingTable t : staging.pendingTables()) {
-      if (t.edgeType() != null) {
-        checkEndpoint(t, true);
-        checkEndpoint(t, false);
-      }
-    }
-    for (PendingTable t : staging.pendingTables()) {
-      EdgeType e = t.edgeType();
-      if (e != null && !e.cardinality().isUnbounded()) {
-        Set<String> sources = new LinkedHashSet<>();
-        for (String id : t.ids()) {
-          sources.add(t.src(id));
-        }
-        checkCardinality(e, sources, t);
-      }
-    }
+    GraphRules.checkPending(tables, staging.schema().catalog().edges(), new MutationCommittedView(staging), false);
   }
 
   private void validateDeletes() {
@@ -187,203 +164,18 @@ public final class MutationExecutor {
       Set<String> sources = new LinkedHashSet<>(bySource.keySet());
       // A deleted source node takes all its edges with it; it has no count to keep.
       sources.removeAll(staging.deletedIds("node:" + e.fromType()));
-      checkCardinality(e, sources, null);
-    }
-  }
-
-  private void checkValues(PendingTable t) {
-    List<Constraint> constraints = t.nodeType() != null ? t.nodeType().constraints() : t.edgeType().constraints();
-    String type = typeName(t);
-    List<Property> props = t.properties();
-    for (Constraint c : constraints) {
-      if (!(c instanceof Constraint.Range) && !(c instanceof Constraint.Check)) {
-        continue;
-      }
-      int idx = indexOf(props, c.fields().get(0));
-      for (String id : t.ids()) {
-        Object v = t.values(id).get(idx);
-        if (v == null) {
-          continue;
-        }
-        if (c instanceof Constraint.Range r) {
-          String violation = Values.rangeViolation(r, props.get(idx).type(), v);
-          if (violation != null) {
-            throw violation(LoadRule.RANGE_VIOLATION, t.origin(id), r.field(),
-                "@range violation on " + type + "." + r.field() + ": " + violation);
-          }
-        } else {
-          Constraint.Check ch = (Constraint.Check) c;
-          if (!patterns.computeIfAbsent(ch, Constraint.Check::compiled).matcher((String) v).find()) {
-            throw violation(LoadRule.CHECK_VIOLATION, t.origin(id), ch.field(), "@check violation on " + type + "."
-                + ch.field() + ": value '" + v + "' does not match pattern '" + ch.pattern() + "'");
-          }
-        }
-      }
-    }
-  }
-
-  private void checkUnique(PendingTable t) {
-    List<Constraint> constraints = t.nodeType() != null ? t.nodeType().constraints() : t.edgeType().constraints();
-    for (Constraint c : constraints) {
-      if (!(c instanceof Constraint.Unique u)) {
-        continue;
-      }
-      Map<List<Object>, String> holders = new LinkedHashMap<>();
-      for (String id : t.ids()) {
-        List<Object> tuple = tuple(t, id, u.fields());
-        if (tuple == null) {
-          continue;
-        }
-        String prior = holders.putIfAbsent(tuple, id);
-        if (prior != null && !prior.equals(id)) {
-          throw uniqueViolation(t, u, tuple, prior, id);
-        }
-      }
-      if (holders.isEmpty()) {
-        continue;
-      }
-      Map<List<Object>, Set<String>> found =
-          staging.committedHolders(t, uniqueProbe(t, u.fields(), holders.keySet()), u.fields(), holders.keySet());
-      for (Map.Entry<List<Object>, Set<String>> e : found.entrySet()) {
-        String writer = holders.get(e.getKey());
-        for (String holder : e.getValue()) {
-          if (!holder.equals(writer)) {
-            throw uniqueViolation(t, u, e.getKey(), holder, writer);
-          }
-        }
-      }
-    }
-  }
-
-  /** A filter selecting the committed rows that may hold one of the tuples (TRUE when it cannot be narrowed). */
-  private static RowFilter uniqueProbe(PendingTable t, List<String> fields, Set<List<Object>> tuples) {
-    List<ColumnRef> columns = new ArrayList<>();
-    for (String f : fields) {
-      ColumnRef c = column(t, f);
-      if (c.scalarKind() == null || c.scalarKind() == ScalarKind.BLOB || c.type() instanceof PropertyType.ListOf
-          || c.type() instanceof PropertyType.VectorOf) {
-        return new RowFilter.Constant(true);
-      }
-      columns.add(c);
-    }
-    if (columns.size() == 1) {
-      List<Object> values = new ArrayList<>();
-      tuples.forEach(tp -> values.add(tp.get(0)));
-      return new RowFilter.In(columns.get(0), values);
-    }
-    if (tuples.size() > UNIQUE_FILTER_TUPLES) {
-      return new RowFilter.Constant(true);
-    }
-    List<RowFilter> any = new ArrayList<>();
-    for (List<Object> tp : tuples) {
-      List<RowFilter> all = new ArrayList<>();
-      for (int i = 0; i < columns.size(); i++) {
-        all.add(new RowFilter.Compare(columns.get(i), CompOp.EQ, tp.get(i)));
-      }
-      any.add(new RowFilter.And(all));
-    }
-    return new RowFilter.Or(any);
-  }
-
-  private static ColumnRef column(PendingTable t, String field) {
-    if (t.edgeType() != null && (field.equals("src") || field.equals("dst"))) {
-      return ColumnRef.system(field);
-    }
-    return ColumnRef.of(t.properties().get(indexOf(t.properties(), field)));
-  }
-
-  /** @return the row's values at {@code fields}, or null when one is null (nulls never collide) */
-  private static List<Object> tuple(PendingTable t, String id, List<String> fields) {
-    List<Object> values = t.values(id);
-    List<Object> out = new ArrayList<>(fields.size());
-    for (String f : fields) {
-      Object v;
-      if (t.edgeType() != null && f.equals("src")) {
-        v = t.src(id);
-      } else if (t.edgeType() != null && f.equals("dst")) {
-        v = t.dst(id);
-      } else {
-        v = values.get(indexOf(t.properties(), f));
-      }
-      if (v == null) {
-        return null;
-      }
-      out.add(UniqueTuples.normalize(v));
-    }
-    return out;
-  }
-
-  private InvalidInputException uniqueViolation(PendingTable t, Constraint.Unique u, List<Object> tuple, String first,
-      String second) {
-    String cols = String.join(",", u.fields());
-    String value = tuple.size() == 1 ? String.valueOf(tuple.get(0)) : tuple.toString();
-    return violation(LoadRule.UNIQUE_VIOLATION, t.origin(second), cols, "@unique violation on " + typeName(t) + "."
-        + cols + ": value '" + value + "' held by '" + first + "' and '" + second + "'");
-  }
-
-  private void checkEndpoint(PendingTable edges, boolean src) {
-    EdgeType e = edges.edgeType();
-    String nodeTypeName = src ? e.fromType() : e.toType();
-    NodeType node = staging.schema().catalog().node(nodeTypeName).orElseThrow();
-    Set<String> wanted = new LinkedHashSet<>();
-    for (String id : edges.ids()) {
-      wanted.add(src ? edges.src(id) : edges.dst(id));
-    }
-    Set<String> existing = staging.existingIds(node, wanted);
-    for (String id : edges.ids()) {
-      String end = src ? edges.src(id) : edges.dst(id);
-      if (!existing.contains(end)) {
-        throw violation(LoadRule.DANGLING_EDGE, edges.origin(id), src ? "from" : "to",
-            (src ? "src" : "dst") + " '" + end + "' not found in " + nodeTypeName);
-      }
-    }
-  }
-
-  private void checkCardinality(EdgeType e, Set<String> sources, PendingTable pending) {
-    Map<String, Long> counts = staging.outgoingEdgeCounts(e, sources);
-    for (String s : sources) {
-      long count = counts.getOrDefault(s, 0L);
-      if (!e.cardinality().admits(count)) {
-        String bound = count < e.cardinality().min() ? "min " + e.cardinality().min() : "max " + e.cardinality().max().getAsLong();
-        SourcePos pos = SourcePos.NONE;
-        if (pending != null) {
-          for (String id : pending.ids()) {
-            if (pending.src(id).equals(s)) {
-              pos = pending.origin(id);
-            }
-          }
-        }
-        throw violation(LoadRule.CARDINALITY_VIOLATION, pos, "from",
-            "@card violation on edge " + e.name() + ": source '" + s + "' has " + count + " edges (" + bound + ")");
-      }
+      GraphRules.checkCardinality(e, sources, new MutationCommittedView(staging),
+          new Site.Statement(plan.queryName(), SourcePos.NONE));
     }
   }
 
   // ---------------------------------------------------------------- errors
 
-  private static String typeName(PendingTable t) {
-    return t.nodeType() != null ? t.nodeType().name() : t.edgeType().name();
-  }
-
-  private static int indexOf(List<Property> props, String name) {
-    for (int i = 0; i < props.size(); i++) {
-      if (props.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("no property " + name);
-  }
-
   private String prefix(SourcePos pos) {
-    return "mutation '" + plan.queryName() + "'" + (pos.line() > 0 ? " line " + pos.line() + ":" + pos.column() : "") + ": ";
+    return new Site.Statement(plan.queryName(), pos).prefix();
   }
 
-  private static ErrorDetail.Validation validation(SourcePos pos, String field, String rule) {
-    return new ErrorDetail.Validation(pos.line() > 0 ? (long) pos.line() : null,
-        pos.line() > 0 ? (long) pos.column() : null, field, rule);
-  }
-
-  private InvalidInputException violation(LoadRule rule, SourcePos pos, String field, String message) {
-    return new InvalidInputException(prefix(pos) + message, validation(pos, field, rule.code()));
+  private ErrorDetail.Validation validation(SourcePos pos, String field, String rule) {
+    return new Site.Statement(plan.queryName(), pos).detail(field, rule);
   }
 }

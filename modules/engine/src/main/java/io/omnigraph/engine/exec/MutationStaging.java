@@ -42,7 +42,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>The first touch of a table captures its published entry from the {@link CommittedSource}
  * cut: that version is the one every read sees and the one the staged transaction is prepared
- * against. Reads ({@link #matchRows}, {@link #existingIds}, {@link #outgoingEdgeCounts}) combine
+ * against. Reads ({@link #matchRows}, {@link #existingIds}, {@link #committedOutgoingEdgeCounts}) combine
  * committed rows (a Lance scan with the rendered filter) with the pending rows (the same filter
  * evaluated in memory); a pending row shadows the committed row with its id.
  *
@@ -304,10 +304,12 @@ public final class MutationStaging implements AutoCloseable {
   }
 
   /**
-   * Outgoing edge counts after this query: committed edges of the sources (minus those this query
-   * deleted) plus pending edges.
+   * Committed outgoing edge counts of the sources, without the edges this query deleted or rewrote
+   * (pending edges are counted by the caller).
+   *
+   * @param ignoredEdgeIds edges with these ids are not counted either
    */
-  Map<String, Long> outgoingEdgeCounts(EdgeType edge, Set<String> sources) {
+  Map<String, Long> committedOutgoingEdgeCounts(EdgeType edge, Set<String> sources, Set<String> ignoredEdgeIds) {
     String key = edge.tableKey();
     Map<String, Long> counts = new HashMap<>();
     if (sources.isEmpty()) {
@@ -322,19 +324,11 @@ public final class MutationStaging implements AutoCloseable {
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
-        if (!gone.contains(id) && (p == null || !p.contains(id))) {
+        if (!gone.contains(id) && (p == null || !p.contains(id)) && !ignoredEdgeIds.contains(id)) {
           counts.merge(text(s, i), 1L, Long::sum);
         }
       }
     });
-    if (p != null) {
-      for (String id : p.ids()) {
-        String from = p.src(id);
-        if (sources.contains(from)) {
-          counts.merge(from, 1L, Long::sum);
-        }
-      }
-    }
     return counts;
   }
 

@@ -150,7 +150,7 @@ public final class ArrowRows {
   /**
    * Reads one cell back into the loader's value representation (see {@link Values}), so values
    * read from committed tables compare equal to values the loader produced (e.g. for {@code
-   * @unique} lookups in a {@link CommittedGraphView}).
+   * @unique} lookups in a {@link io.omnigraph.engine.validate.CommittedGraphView}).
    *
    * @param v a column with the Arrow type {@link io.omnigraph.engine.schema.ArrowSchemas} gives
    *     {@code type}

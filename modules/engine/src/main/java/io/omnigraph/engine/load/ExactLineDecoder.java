@@ -13,11 +13,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.engine.schema.CompiledSchema;
-import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.validate.Site;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -228,23 +228,7 @@ final class ExactLineDecoder {
       out[i] = Values.fromJson(owner, p, v, line);
     }
     if (node != null) {
-      for (Constraint c : node.constraints()) {
-        if (c instanceof Constraint.Range r) {
-          int idx = indexOf(props, r.field());
-          if (out[idx] != null) {
-            String violation = Values.rangeViolation(r, props.get(idx).type(), out[idx]);
-            if (violation != null) {
-              throw LoadRule.RANGE_VIOLATION.at(line, r.field(), "@range violation on " + typeName + "." + r.field() + ": " + violation);
-            }
-          }
-        } else if (c instanceof Constraint.Check ch) {
-          int idx = indexOf(props, ch.field());
-          if (out[idx] != null && !lookups.pattern(ch).matcher((String) out[idx]).find()) {
-            throw LoadRule.CHECK_VIOLATION.at(line, ch.field(),
-                "@check violation on " + typeName + "." + ch.field() + ": value '" + out[idx] + "' does not match pattern '" + ch.pattern() + "'");
-          }
-        }
-      }
+      lookups.valueRules().checkRow(typeName, node.constraints(), props, out, new Site.Line(line));
     }
     return Arrays.asList(out);
   }

@@ -470,11 +470,7 @@ final class FastLineDecoder implements AutoCloseable {
       if (value == null) {
         continue;
       }
-      if (s.rowChecks.get(c) instanceof Constraint.Range r) {
-        if (Values.rangeViolation(r, s.types[idx], value) != null) {
-          return false;
-        }
-      } else if (!lookups.pattern((Constraint.Check) s.rowChecks.get(c)).matcher((String) value).find()) {
+      if (!lookups.valueRules().admits(s.rowChecks.get(c), s.types[idx], value)) {
         return false;
       }
     }

@@ -3,6 +3,8 @@ package io.omnigraph.engine.load;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.validate.CommittedGraphView;
+import io.omnigraph.engine.validate.GraphRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -24,7 +26,7 @@ import org.apache.arrow.memory.RootAllocator;
  * of (any error, or a rare shape such as {@code data} before {@code type}); {@link
  * ExactLineDecoder} re-reads a declined line and reports the same error, with the same precedence,
  * as a whole-line check would, or writes the row if it is valid after all; {@link LoadTables}
- * keeps the rows per table; {@link CrossRowChecks} runs the checks across rows at the end. No
+ * keeps the rows per table; {@link GraphRules} runs the checks across rows at the end. No
  * per-row maps or boxed rows are kept: ids, lines and edge endpoints are held in compact arenas.
  *
  * <p>Every failure is an {@link InvalidInputException} naming the line and field, with a {@link
@@ -193,7 +195,7 @@ public final class GraphLoader {
       }
       progress.accept(nonBlank);
       List<TableRows> ordered = tables.finishReading();
-      new CrossRowChecks(schema, mode, committed).check(ordered);
+      GraphRules.checkPending(ordered, schema.catalog().edges(), committed, mode == LoadMode.OVERWRITE);
       for (TableRows t : ordered) {
         t.flushRest();
       }

@@ -2,12 +2,15 @@ package io.omnigraph.engine.load;
 
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.engine.validate.ConstraintRule;
 
 /**
  * The stable rule names a load validation failure carries in {@link
  * ErrorDetail.Validation#rule()}. Every loader error is an {@link InvalidInputException} whose
  * message starts with {@code line N: } and whose detail names the line, the field (property, key
- * or envelope member) where there is one, and one of these rules.
+ * or envelope member) where there is one, and one of these rules. The graph-rule violations ({@code
+ * @range}, {@code @check}, {@code @unique}, endpoints, {@code @card}) are built by {@code validate}
+ * ({@link ConstraintRule}); their constants here carry the same codes.
  */
 public enum LoadRule {
   /** The line is not one JSON object (or has a duplicate key, or trailing content). */
@@ -39,9 +42,9 @@ public enum LoadRule {
   /** A value is not in its enum's value set. */
   ENUM_VALUE("enum_value"),
   /** A value violates {@code @range}. */
-  RANGE_VIOLATION("range_violation"),
+  RANGE_VIOLATION(ConstraintRule.RANGE_VIOLATION.code()),
   /** A value does not match {@code @check}. */
-  CHECK_VIOLATION("check_violation"),
+  CHECK_VIOLATION(ConstraintRule.CHECK_VIOLATION.code()),
   /** A keyed node lacks a non-null key value. */
   MISSING_KEY("missing_key"),
   /** An explicit {@code data.id} is not a non-empty string or differs from the canonical key id. */
@@ -49,11 +52,11 @@ public enum LoadRule {
   /** The same id occurs twice in one append or overwrite load. */
   DUPLICATE_KEY("duplicate_key"),
   /** A {@code @unique} tuple is held by two entities. */
-  UNIQUE_VIOLATION("unique_violation"),
+  UNIQUE_VIOLATION(ConstraintRule.UNIQUE_VIOLATION.code()),
   /** An edge endpoint does not exist in its node type (committed or in this load). */
-  DANGLING_EDGE("dangling_edge"),
+  DANGLING_EDGE(ConstraintRule.DANGLING_EDGE.code()),
   /** A source node has too few or too many outgoing edges of a type with {@code @card}. */
-  CARDINALITY_VIOLATION("cardinality_violation"),
+  CARDINALITY_VIOLATION(ConstraintRule.CARDINALITY_VIOLATION.code()),
   /** A Blob value is not managed {@code base64:} data (external URIs are refused) or is not valid base64. */
   INVALID_BLOB("invalid_blob");
 

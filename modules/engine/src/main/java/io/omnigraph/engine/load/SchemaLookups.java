@@ -1,19 +1,18 @@
 package io.omnigraph.engine.load;
 
 import io.omnigraph.engine.schema.CompiledSchema;
-import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
+import io.omnigraph.engine.validate.ValueRules;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What both line decoders look up in the schema per row, computed once per load: the key members
- * and key order of each node type and the compiled {@code @check} patterns; plus the reserved and
+ * and key order of each node type and the value rules (with their compiled patterns); plus the reserved and
  * envelope field names of the NDJSON format.
  */
 final class SchemaLookups {
@@ -24,7 +23,7 @@ final class SchemaLookups {
   static final Set<String> ENVELOPE = Set.of("type", "edge", "from", "to", "data");
 
   private final CompiledSchema schema;
-  private final Map<Constraint.Check, Pattern> patterns = new HashMap<>();
+  private final ValueRules valueRules = new ValueRules();
   private final Map<String, Set<String>> keyMembersByType = new HashMap<>();
   private final Map<String, List<String>> keyOrderByType = new HashMap<>();
 
@@ -47,8 +46,9 @@ final class SchemaLookups {
     return keyOrderByType.computeIfAbsent(node.name(), n -> schema.keyOrder(node));
   }
 
-  Pattern pattern(Constraint.Check c) {
-    return patterns.computeIfAbsent(c, Constraint.Check::compiled);
+  /** @return the {@code @range}/{@code @check} rules of this load */
+  ValueRules valueRules() {
+    return valueRules;
   }
 
   static int indexOf(List<Property> props, String name) {

@@ -7,6 +7,8 @@ import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
+import io.omnigraph.engine.validate.PendingRows;
+import io.omnigraph.engine.validate.Site;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +25,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * The validated rows of one table from one load, held column-wise in Arrow vectors with the table's
  * exact schema (language.md §1.9 column order: {@code id}[, {@code src}, {@code dst}], then
  * properties) plus compact side structures for the cross-row checks: an {@link IdIndex} of the ids,
- * the input line of each row, and (edges) the endpoints as UTF-8 arenas.
+ * the input line of each row, and (edges) the endpoints as UTF-8 arenas. As {@link PendingRows} it is
+ * what the graph rules check (row {@code k} is the {@code k}-th surviving row; its site is its line).
  *
  * <p>Row order is input order; a merge-mode row that repeats an id replaces the earlier row in
  * place (the table keeps the first position and the last values). In a streamed {@code OVERWRITE}
@@ -32,7 +35,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>Instances own Arrow memory: {@link #close()} (or {@link ValidatedLoad#close()}) releases it.
  */
-public final class TableRows implements AutoCloseable {
+public final class TableRows implements AutoCloseable, PendingRows {
   /**
    * One validated row, materialized on request (tests, small reads); the load itself never builds
    * these.
@@ -135,17 +138,25 @@ public final class TableRows implements AutoCloseable {
     return spec;
   }
 
+  /** @return {@code node:T} or {@code edge:E} */
+  @Override
+  public String tableKey() {
+    return tableKey;
+  }
+
   /** @return true for an edge table */
   public boolean isEdge() {
     return edge != null;
   }
 
   /** @return the node type, or null for an edge table */
+  @Override
   public NodeType nodeType() {
     return node;
   }
 
   /** @return the edge type, or null for a node table */
+  @Override
   public EdgeType edgeType() {
     return edge;
   }
@@ -156,6 +167,7 @@ public final class TableRows implements AutoCloseable {
   }
 
   /** @return number of rows (distinct ids) */
+  @Override
   public int size() {
     return ids.size();
   }
@@ -166,6 +178,7 @@ public final class TableRows implements AutoCloseable {
   }
 
   /** @return the ids of the rows as an unmodifiable live set view, in row order */
+  @Override
   public Set<String> idSet() {
     return ids.asSet();
   }
@@ -174,6 +187,7 @@ public final class TableRows implements AutoCloseable {
    * @param id a row id
    * @return true if this load has a row with that id
    */
+  @Override
   public boolean containsId(String id) {
     return ids.contains(id);
   }
@@ -442,6 +456,39 @@ public final class TableRows implements AutoCloseable {
   /** @return the source ({@code src}) or target endpoints of an edge table */
   Utf8Column endpoints(boolean src) {
     return src ? srcs : dsts;
+  }
+
+  // ---- the graph rules' view (validate.PendingRows) -----------------------------------------
+
+  @Override
+  public String id(int k) {
+    return idAt(k);
+  }
+
+  @Override
+  public Site site(int k) {
+    return new Site.Line(line(rowOf(k)));
+  }
+
+  @Override
+  public String endpoint(int k, boolean src) {
+    return endpoints(src).get(rowOf(k));
+  }
+
+  /** Compares the endpoint's UTF-8 bytes with the node table's id index, without making a String. */
+  @Override
+  public boolean endpointIn(int k, boolean src, PendingRows nodes) {
+    if (!(nodes instanceof TableRows t)) {
+      return PendingRows.super.endpointIn(k, src, nodes);
+    }
+    Utf8Column ends = endpoints(src);
+    int r = rowOf(k);
+    return t.containsIdBytes(ends.arena(), ends.start(r), ends.length(r));
+  }
+
+  @Override
+  public List<Object> uniqueTuple(int c, int k) {
+    return tupleAt(c, rowOf(k));
   }
 
   /** @return true if the UTF-8 id at {@code b[off..off+len]} is a row of this table */

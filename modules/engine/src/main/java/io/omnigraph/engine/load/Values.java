@@ -2,11 +2,9 @@ package io.omnigraph.engine.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.omnigraph.api.InvalidInputException;
-import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -281,46 +279,6 @@ public final class Values {
     } catch (DateTimeParseException e) {
       return null;
     }
-  }
-
-  /**
-   * Checks a {@code @range} bound (shared by the loader and the mutation executor).
-   *
-   * @param c a range constraint
-   * @param type the constrained property's type
-   * @param value a numeric value in the loader's representation (not null)
-   * @return null if within bounds, else the violation message suffix
-   */
-  public static String rangeViolation(Constraint.Range c, PropertyType type, Object value) {
-    BigDecimal v;
-    if (value instanceof Float f) {
-      if (f.isNaN()) {
-        return "value NaN is not a number";
-      }
-      if (f.isInfinite()) {
-        return "value " + f + " is not finite";
-      }
-      v = new BigDecimal(f.toString());
-    } else if (value instanceof Double d) {
-      if (d.isNaN()) {
-        return "value NaN is not a number";
-      }
-      if (d.isInfinite()) {
-        return "value " + d + " is not finite";
-      }
-      v = BigDecimal.valueOf(d);
-    } else if (type instanceof PropertyType.Scalar s && s.kind() == ScalarKind.U64) {
-      v = new BigDecimal(Long.toUnsignedString((Long) value));
-    } else {
-      v = new BigDecimal(value.toString());
-    }
-    if (c.min().isPresent() && v.compareTo(c.min().get()) < 0) {
-      return "value " + v.toPlainString() + " < min " + c.min().get().toPlainString();
-    }
-    if (c.max().isPresent() && v.compareTo(c.max().get()) > 0) {
-      return "value " + v.toPlainString() + " > max " + c.max().get().toPlainString();
-    }
-    return null;
   }
 
   /** @return the export spelling of an epoch-day Date */

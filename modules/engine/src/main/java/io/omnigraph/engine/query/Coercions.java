@@ -10,82 +10,20 @@ import io.omnigraph.engine.query.QueryAst.Literal;
 import io.omnigraph.engine.query.QueryAst.StringLit;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Scalars;
 import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Conversions between written values and the engine's in-memory representation of column values,
- * which is the loader's ({@code io.omnigraph.engine.load.Values}): String and enum → {@link
- * String}; Bool → {@link Boolean}; I32 → {@link Integer}; I64 → {@link Long}; U32 → {@link Long}
- * (0 .. 2^32-1); U64 → {@link Long} holding the unsigned 64-bit pattern; F32 → {@link Float}; F64 →
- * {@link Double}; Date → {@link Integer} epoch days; DateTime → {@link Long} epoch milliseconds (UTC);
- * Vector(n) → {@code float[n]}; {@code [T]} → unmodifiable {@code List} of T's representation; Blob
- * → {@code byte[]}. Null is {@code null}.
+ * The {@code .gq} side of value conversion: literals written for a column, and parameter values
+ * converted to a column's type, each failure reported as the query error its users see. The
+ * conversions themselves and the value representation are {@link Scalars}'.
  */
 public final class Coercions {
-  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-  private static final BigInteger U32_MAX = BigInteger.valueOf(0xffff_ffffL);
-
   private Coercions() {}
-
-  // ---- representation checks -------------------------------------------------------------
-
-  /**
-   * Checks that a non-null value is in the representation of a column's type.
-   *
-   * @param column the column
-   * @param value a non-null value
-   * @throws IllegalArgumentException if it is not (a programming error, not a user error)
-   */
-  public static void requireRepresentation(ColumnRef column, Object value) {
-    if (!isRepresentation(column.type(), value)) {
-      throw new IllegalArgumentException(
-          "value " + describe(value) + " (" + value.getClass().getSimpleName() + ") is not a "
-              + column.type().spelling() + " value for column '" + column.name() + "'");
-    }
-  }
-
-  static boolean isRepresentation(PropertyType type, Object value) {
-    if (type instanceof PropertyType.EnumOf e) {
-      return value instanceof String s && e.values().contains(s);
-    }
-    if (type instanceof PropertyType.VectorOf v) {
-      return value instanceof float[] f && f.length == v.dimension();
-    }
-    if (type instanceof PropertyType.ListOf l) {
-      if (!(value instanceof List<?> list)) {
-        return false;
-      }
-      for (Object item : list) {
-        if (item == null || !isScalarRepresentation(l.item(), item)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return isScalarRepresentation(((PropertyType.Scalar) type).kind(), value);
-  }
-
-  private static boolean isScalarRepresentation(ScalarKind k, Object v) {
-    return switch (k) {
-      case STRING -> v instanceof String;
-      case BOOL -> v instanceof Boolean;
-      case I32, DATE -> v instanceof Integer;
-      case I64, U64, DATE_TIME -> v instanceof Long;
-      case U32 -> v instanceof Long l && l >= 0 && l <= 0xffff_ffffL;
-      case F32 -> v instanceof Float;
-      case F64 -> v instanceof Double;
-      case BLOB -> v instanceof byte[];
-    };
-  }
 
   // ---- literals (check time) ------------------------------------------------------------
 
@@ -157,7 +95,7 @@ public final class Coercions {
       }
       case I32, I64, U32, U64 -> {
         if (lit instanceof IntLit i) {
-          Object v = integral(i.value(), k);
+          Object v = Scalars.integral(i.value(), k);
           if (v == null) {
             throw new QueryException(QueryException.Code.T3, lit.pos(),
                 "integer " + i.value() + " is out of range for " + target + " (" + k.spelling() + ")");
@@ -172,7 +110,7 @@ public final class Coercions {
       case F32, F64 -> {
         BigDecimal d = lit instanceof IntLit i ? new BigDecimal(i.value()) : lit instanceof FloatLit f ? f.value() : null;
         if (d != null) {
-          Object v = floating(d, k);
+          Object v = Scalars.floating(d, k);
           if (v == null) {
             throw new QueryException(QueryException.Code.T3, lit.pos(),
                 "number " + d.toPlainString() + " is not finite as " + k.spelling() + " for " + target);
@@ -182,7 +120,7 @@ public final class Coercions {
       }
       case DATE -> {
         if (lit instanceof DateLit d) {
-          Integer days = parseDate(d.text());
+          Integer days = Scalars.parseDate(d.text());
           if (days == null) {
             throw new QueryException(QueryException.Code.T3, lit.pos(),
                 "date(\"" + d.text() + "\") is not a valid date (expected \"YYYY-MM-DD\")");
@@ -196,7 +134,7 @@ public final class Coercions {
       }
       case DATE_TIME -> {
         if (lit instanceof DateTimeLit d) {
-          Long ms = parseDateTime(d.text());
+          Long ms = Scalars.parseDateTime(d.text());
           if (ms == null) {
             throw new QueryException(QueryException.Code.T3, lit.pos(),
                 "datetime(\"" + d.text() + "\") is not a valid date-time (expected RFC 3339, e.g. \"2024-05-01T12:00:00Z\")");
@@ -338,7 +276,7 @@ public final class Coercions {
     }
     if (from.isInteger()) {
       BigInteger b = from == ScalarKind.U64 ? new BigInteger(Long.toUnsignedString((Long) v)) : BigInteger.valueOf(((Number) v).longValue());
-      Object out = to.isInteger() ? integral(b, to) : floating(new BigDecimal(b), to);
+      Object out = to.isInteger() ? Scalars.integral(b, to) : Scalars.floating(new BigDecimal(b), to);
       if (out == null) {
         throw QueryException.param(what + ": value " + b + " is out of range for " + to.spelling());
       }
@@ -356,71 +294,5 @@ public final class Coercions {
       return (double) (Float) v;
     }
     throw new IllegalStateException("no conversion " + from + " -> " + to);
-  }
-
-  // ---- shared numeric and date helpers -----------------------------------------------------
-
-  /** @return the value as the representation of integer kind {@code k}, or null when out of range */
-  static Object integral(BigInteger b, ScalarKind k) {
-    return switch (k) {
-      case I32 -> b.bitLength() < 32 ? (Object) b.intValue() : null;
-      case I64 -> b.bitLength() < 64 ? (Object) b.longValue() : null;
-      case U32 -> b.signum() >= 0 && b.compareTo(U32_MAX) <= 0 ? (Object) b.longValue() : null;
-      case U64 -> b.signum() >= 0 && b.compareTo(U64_MAX) <= 0 ? (Object) b.longValue() : null;
-      default -> throw new IllegalArgumentException(k + " is not an integer type");
-    };
-  }
-
-  /** @return the value as F32/F64 (correctly rounded), or null when it overflows to infinity */
-  static Object floating(BigDecimal d, ScalarKind k) {
-    if (k == ScalarKind.F32) {
-      float f = d.floatValue();
-      return Float.isInfinite(f) ? null : (Object) f;
-    }
-    double v = d.doubleValue();
-    return Double.isInfinite(v) ? null : (Object) v;
-  }
-
-  /** @return epoch days of a strict {@code YYYY-MM-DD} date, or null */
-  static Integer parseDate(String s) {
-    try {
-      return Math.toIntExact(LocalDate.parse(s).toEpochDay());
-    } catch (DateTimeParseException | ArithmeticException e) {
-      return null;
-    }
-  }
-
-  /**
-   * @return epoch milliseconds of an RFC 3339 / ISO-8601 date-time (offset optional, UTC assumed;
-   *     a bare date is midnight UTC), or null — the loader's accepted spellings
-   */
-  static Long parseDateTime(String s) {
-    try {
-      return OffsetDateTime.parse(s).toInstant().toEpochMilli();
-    } catch (DateTimeParseException | ArithmeticException e) {
-      // try the next accepted spelling
-    }
-    try {
-      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
-    } catch (DateTimeParseException | ArithmeticException e) {
-      // try the next accepted spelling
-    }
-    try {
-      return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-    } catch (DateTimeParseException | ArithmeticException e) {
-      return null;
-    }
-  }
-
-  static String describe(Object v) {
-    String s;
-    if (v instanceof float[] f) {
-      s = java.util.Arrays.toString(f);
-    } else if (v instanceof byte[] b) {
-      s = "<" + b.length + " bytes>";
-    } else {
-      s = String.valueOf(v);
-    }
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * A physical column of a node or edge table as a plan refers to it: the Lance column name and its
  * logical type. Values for a column are always in the engine's in-memory representation (see
- * {@link Coercions}).
+ * {@link io.omnigraph.engine.value.Scalars}).
  *
  * @param name the physical column name ({@code id}, {@code src}, {@code dst} or a property name;
  *     the {@code .gq} pseudo-properties {@code from}/{@code to} are already mapped to {@code

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.omnigraph.engine.query.QueryAst.ParamDecl;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Scalars;
 import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -16,7 +17,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -208,8 +208,9 @@ public final class ParamBinder {
         return integral(d, k, b);
       }
       case F32, F64 -> {
-        if (text.equals("NaN") || text.equals("Infinity") || text.equals("-Infinity")) {
-          double x = Double.parseDouble(text);
+        Double nonFinite = Scalars.nonFinite(text);
+        if (nonFinite != null) {
+          double x = nonFinite;
           return k == ScalarKind.F32 ? (Object) (float) x : (Object) x;
         }
         BigDecimal b;
@@ -288,14 +289,15 @@ public final class ParamBinder {
         if (v.isNumber()) {
           return floating(d, k, v.decimalValue());
         }
-        if (v.isTextual() && (v.asText().equals("NaN") || v.asText().equals("Infinity") || v.asText().equals("-Infinity"))) {
-          double x = Double.parseDouble(v.asText());
+        Double nonFinite = v.isTextual() ? Scalars.nonFinite(v.asText()) : null;
+        if (nonFinite != null) {
+          double x = nonFinite;
           return k == ScalarKind.F32 ? (Object) (float) x : (Object) x;
         }
       }
       case DATE -> {
         if (v.isTextual()) {
-          Integer days = Coercions.parseDate(v.asText());
+          Integer days = Scalars.parseDate(v.asText());
           if (days == null) {
             throw mismatch(d, "a date \"YYYY-MM-DD\"", describe(v));
           }
@@ -304,7 +306,7 @@ public final class ParamBinder {
       }
       case DATE_TIME -> {
         if (v.isTextual()) {
-          Long ms = Coercions.parseDateTime(v.asText());
+          Long ms = Scalars.parseDateTime(v.asText());
           if (ms == null) {
             throw mismatch(d, "an RFC 3339 date-time", describe(v));
           }
@@ -321,11 +323,11 @@ public final class ParamBinder {
         }
         if (v.isTextual()) {
           String s = v.asText();
-          if (!s.startsWith("base64:")) {
+          if (!Scalars.isManagedBlob(s)) {
             throw mismatch(d, "\"base64:<data>\" (external blob URIs are not supported)", describe(v));
           }
           try {
-            return Base64.getDecoder().decode(s.substring("base64:".length()));
+            return Scalars.decodeBlob(s);
           } catch (IllegalArgumentException e) {
             throw mismatch(d, "valid base64 after 'base64:'", describe(v));
           }
@@ -345,7 +347,7 @@ public final class ParamBinder {
   }
 
   private static Object integral(ParamDecl d, ScalarKind k, BigInteger b) throws QueryException {
-    Object v = Coercions.integral(b, k);
+    Object v = Scalars.integral(b, k);
     if (v == null) {
       throw QueryException.param("param '" + d.name() + "': value " + b + " is out of range for " + k.spelling());
     }
@@ -353,7 +355,7 @@ public final class ParamBinder {
   }
 
   private static Object floating(ParamDecl d, ScalarKind k, BigDecimal b) throws QueryException {
-    Object v = Coercions.floating(b, k);
+    Object v = Scalars.floating(b, k);
     if (v == null) {
       throw QueryException.param("param '" + d.name() + "': value " + b.toPlainString() + " is not finite as " + k.spelling());
     }

@@ -2,6 +2,7 @@ package io.omnigraph.engine.query;
 
 import io.omnigraph.engine.query.QueryAst.CompOp;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Representation;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,7 +21,7 @@ import java.util.Objects;
  * every number).
  *
  * <p>Only scalar and enum columns can be compared; constants must already be in the column's
- * in-memory representation ({@link Coercions}); constructors reject anything else, so a filter that
+ * in-memory representation ({@link io.omnigraph.engine.value.Scalars}); constructors reject anything else, so a filter that
  * exists can always be rendered and evaluated.
  */
 public sealed interface RowFilter
@@ -78,7 +79,7 @@ public sealed interface RowFilter
       Objects.requireNonNull(op, "op");
       requireComparable(column);
       if (value != null) {
-        Coercions.requireRepresentation(column, value);
+        Representation.require(column.name(), column.type(), value);
       }
     }
 
@@ -88,7 +89,7 @@ public sealed interface RowFilter
       if (v == null || value == null) {
         return Truth.UNKNOWN;
       }
-      Coercions.requireRepresentation(column, v);
+      Representation.require(column.name(), column.type(), v);
       int c = compare(column.scalarKind(), v, value);
       return Truth.of(switch (op) {
         case EQ -> c == 0;
@@ -112,7 +113,7 @@ public sealed interface RowFilter
       Objects.requireNonNull(column, "column");
       requireComparable(column);
       values = List.copyOf(values);
-      values.forEach(v -> Coercions.requireRepresentation(column, v));
+      values.forEach(v -> Representation.require(column.name(), column.type(), v));
     }
 
     @Override
@@ -121,7 +122,7 @@ public sealed interface RowFilter
       if (v == null) {
         return values.isEmpty() ? Truth.FALSE : Truth.UNKNOWN;
       }
-      Coercions.requireRepresentation(column, v);
+      Representation.require(column.name(), column.type(), v);
       for (Object candidate : values) {
         if (compare(column.scalarKind(), v, candidate) == 0) {
           return Truth.TRUE;

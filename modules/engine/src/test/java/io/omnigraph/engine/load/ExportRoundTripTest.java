@@ -6,6 +6,7 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.validate.CommittedGraphView;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -10,6 +10,7 @@ import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.validate.CommittedGraphView;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.omnigraph.engine.load;
 
+import io.omnigraph.engine.validate.CommittedGraphView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

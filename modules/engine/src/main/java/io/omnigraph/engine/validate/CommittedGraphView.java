@@ -1,13 +1,13 @@
-package io.omnigraph.engine.load;
+package io.omnigraph.engine.validate;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * What the loader needs to know about already-committed graph state (at the snapshot the load is
- * prepared against). The engine implements it against Lance; {@link #EMPTY} is a graph with no
- * rows. Implementations report storage failures as {@link io.omnigraph.api.OmnigraphException}s;
+ * What the graph rules need to know about already-committed graph state (at the snapshot a write
+ * is prepared against). {@code snapshot.GraphSnapshot} implements it against Lance; {@link #EMPTY}
+ * is a graph with no rows. Implementations report storage failures as {@link io.omnigraph.api.OmnigraphException}s;
  * they never return partial answers.
  */
 public interface CommittedGraphView {
@@ -34,7 +34,7 @@ public interface CommittedGraphView {
    *
    * @param tableKey {@code node:T} or {@code edge:E}
    * @param columns the constraint's columns (properties, or {@code src}/{@code dst} on edges)
-   * @param tuples candidate tuples, values in the loader's representation (see {@link Values})
+   * @param tuples candidate tuples, values in the representation of {@code load.ArrowRows}
    * @return tuple → ids of committed rows holding it (absent = none)
    */
   Map<List<Object>, Set<String>> uniqueHolders(String tableKey, List<String> columns, Set<List<Object>> tuples);
