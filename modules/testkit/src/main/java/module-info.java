@@ -9,6 +9,10 @@
  * be derived); it must sit on the class path, and this module drives it by reflection.
  * <p>{@code io.omnigraph.testkit.gcs}: {@link io.omnigraph.testkit.gcs.GcsEmulator}, an in-memory
  * GCS emulator (JSON API for google-cloud-storage, XML API for Lance's object_store).
+ * <p>{@code io.omnigraph.testkit.graph}: shared test graphs (schemas and NDJSON) and the load/export
+ * helpers over the public {@code Graph} API.
+ * <p>{@code io.omnigraph.testkit.jvm}: {@link io.omnigraph.testkit.jvm.ChildJvm}, the launcher of
+ * child JVMs (crash, kill and cross-process tests, runner jars, benchmarks).
  * <p>{@code io.omnigraph.testkit.lance}: {@link io.omnigraph.testkit.lance.LanceSmoke}, the Lance
  * smoke test every backend runs through its {@code lanceLocation}. Lance and Arrow are optional
  * ({@code requires static}): only callers of that package need them, on the class path.
@@ -32,6 +36,8 @@ module io.omnigraph.testkit {
   exports io.omnigraph.testkit.azure;
   exports io.omnigraph.testkit.fault;
   exports io.omnigraph.testkit.gcs;
+  exports io.omnigraph.testkit.graph;
+  exports io.omnigraph.testkit.jvm;
   exports io.omnigraph.testkit.lance;
   exports io.omnigraph.testkit.s3;
 }

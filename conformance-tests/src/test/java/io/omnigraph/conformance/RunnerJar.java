@@ -2,11 +2,11 @@ package io.omnigraph.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,15 +38,8 @@ final class RunnerJar {
 
   /** Runs {@code java <javaArgs>} with this JVM's java. */
   static Run java(List<String> javaArgs) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(javaArgs);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().put("LC_ALL", "C.UTF-8");
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("runner exited").isTrue();
-    return new Run(p.exitValue(), out);
+    ChildJvm.Result r = ChildJvm.java(javaArgs).run(Duration.ofMinutes(10));
+    return new Run(r.exitCode(), r.output());
   }
 
   /** Runs {@code java -jar <runner> <args>}. */

@@ -2,7 +2,7 @@ package io.omnigraph.engine;
 
 import io.omnigraph.api.StorageFailureException;
 import io.omnigraph.engine.load.NdjsonExporter;
-import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.schema.TableSpec;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -10,16 +10,14 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /**
- * One {@link io.omnigraph.api.Graph#export}: every table of one manifest cut, node tables first then
+ * One {@link io.omnigraph.api.Graph#export}: every table of one snapshot, node tables first then
  * edge tables (schema order), rows in ascending id order, as NDJSON that loads back identically.
  */
 final class GraphExport {
-  private final LanceGraph graph;
-  private final ManifestState state;
+  private final GraphSnapshot snapshot;
 
-  GraphExport(LanceGraph graph, ManifestState state) {
-    this.graph = graph;
-    this.state = state;
+  GraphExport(GraphSnapshot snapshot) {
+    this.snapshot = snapshot;
   }
 
   void writeTo(OutputStream out) {
@@ -35,10 +33,9 @@ final class GraphExport {
         flush();
       }
     };
-    try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
-        NdjsonExporter exporter = new NdjsonExporter(graph.compiledSchema(), keepOpen)) {
-      for (TableSpec t : graph.compiledSchema().tables()) {
-        graph.tables().reader().scanSortedById(committed.snapshot(t.tableKey()), batch -> {
+    try (NdjsonExporter exporter = new NdjsonExporter(snapshot.schema(), keepOpen)) {
+      for (TableSpec t : snapshot.schema().tables()) {
+        snapshot.scanSortedById(t.tableKey(), batch -> {
           try {
             exporter.write(t.tableKey(), batch);
           } catch (IOException e) {

@@ -8,9 +8,10 @@ import io.omnigraph.api.LoadResult;
 import io.omnigraph.engine.load.GraphLoader;
 import io.omnigraph.engine.load.TableRows;
 import io.omnigraph.engine.load.ValidatedLoad;
-import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
@@ -27,7 +28,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -39,7 +39,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * ({@link LoadOptions#expectedHead()}) that does not hold is PreconditionFailed.
  *
  * <ol>
- *   <li>Capture one manifest cut: the main head and every table's published version.</li>
+ *   <li>Resolve one snapshot of the target branch: its head, the schema accepted there and every
+ *       table's published version.</li>
  *   <li>Read and validate the whole input against the schema and that cut, straight into Arrow
  *       batches. Append and merge cap each table at 8,192 rows (and TableStore at 32 MiB) before
  *       anything is staged; an overwrite writes its full batches as staged, uncommitted fragments
@@ -60,13 +61,15 @@ final class GraphLoad {
   private static final int OVERWRITE_BATCH_ROWS = 1 << 16;
 
   private final LanceGraph graph;
+  private final String branch;
   private final LoadMode mode;
   private final LoadOptions options;
   private final long started = System.nanoTime();
   private long lastReport = started;
 
-  GraphLoad(LanceGraph graph, LoadMode mode, LoadOptions options) {
+  GraphLoad(LanceGraph graph, String branch, LoadMode mode, LoadOptions options) {
     this.graph = graph;
+    this.branch = branch;
     this.mode = mode;
     this.options = options;
   }
@@ -77,18 +80,23 @@ final class GraphLoad {
     return StaleAttempt.withReprepare(() -> attempt(input.next()));
   }
 
-  /** One prepare → effect → publish attempt, from a fresh manifest state. */
+  /** One prepare → effect → publish attempt, from a fresh snapshot of the branch head. */
   private LoadResult attempt(InputStream in) {
     TableStore tables = graph.tables();
-    ManifestState state = graph.state();
-    WriteToken token = WriteToken.capture(state, graph.compiledSchema().ir().hash());
-    token.requireHead(options.expectedHead());
-    Optional<String> head = token.head();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     Map<String, TableWriter.OverwriteStaging> streamed = new LinkedHashMap<>();
-    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state);
-        ValidatedLoad validated = validate(in, committed, streamed)) {
+    try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
+      WriteToken token = WriteToken.capture(committed.manifest(), branch, committed.schema().ir().hash());
+      token.requireHead(options.expectedHead());
+      return attempt(in, committed, token, phases, t0, streamed);
+    }
+  }
+
+  private LoadResult attempt(InputStream in, GraphSnapshot committed, WriteToken token, Map<String, Long> phases,
+      long t0, Map<String, TableWriter.OverwriteStaging> streamed) {
+    TableStore tables = graph.tables();
+    try (ValidatedLoad validated = validate(in, committed, streamed)) {
       long t1 = System.nanoTime();
       phases.put("validate", t1 - t0);
       List<Prepared> prepared = new ArrayList<>();
@@ -104,7 +112,7 @@ final class GraphLoad {
         }
         graph.beforeEffectWindow.run();
         GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
-            GraphWrite.WriterKind.LOAD, options.actor(), options.message(), head, effects,
+            GraphWrite.WriterKind.LOAD, token, options.actor(), options.message(), effects,
             mode == LoadMode.OVERWRITE ? GraphWrite.OnMovement.READ_SET_CHANGED : GraphWrite.OnMovement.REPREPARE,
             options.expectedHead()));
         String commitId = outcome.commitId();
@@ -169,17 +177,16 @@ final class GraphLoad {
    * staged (uncommitted) fragments as they fill, so memory stays bounded by one batch per table;
    * nothing is committed before validation is complete (GraphWrite commits after this returns).
    */
-  private ValidatedLoad validate(InputStream in, CommittedTables committed,
+  private ValidatedLoad validate(InputStream in, GraphSnapshot committed,
       Map<String, TableWriter.OverwriteStaging> streamed) {
     TableStore tables = graph.tables();
-    LanceCommittedView view = new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed);
-    GraphLoader loader = new GraphLoader(graph.compiledSchema(), mode, view)
+    GraphLoader loader = new GraphLoader(committed.schema(), mode, committed)
         .progress(this::reportLines).allocator(tables.allocator());
     if (mode != LoadMode.OVERWRITE) {
       loader.maxRowsPerTable(KeyedWrites.MAX_ROWS);
     } else {
       loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
-          k -> tables.writer().beginOverwrite(committed.snapshot(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
+          k -> tables.writer().beginOverwrite(committed.table(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);
@@ -219,14 +226,15 @@ final class GraphLoad {
     }
   }
 
-  private Prepared stage(TableStore tables, CommittedTables committed, TableRows rows,
+  private Prepared stage(TableStore tables, GraphSnapshot committed, TableRows rows,
       TableWriter.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
-    TableSnapshot snapshot = committed.snapshot(spec.tableKey());
+    TableSnapshot snapshot = committed.table(spec.tableKey());
     Prepared p = new Prepared(spec, entry, snapshot);
     p.staged = switch (mode) {
-      case APPEND -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows), KeyedWriteMode.STRICT_INSERT);
+      case APPEND -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows),
+          KeyedWriteMode.STRICT_INSERT);
       case MERGE -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
       case OVERWRITE -> streamedOverwrite != null
           ? streamedOverwrite.finish()

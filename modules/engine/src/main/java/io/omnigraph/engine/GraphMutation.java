@@ -5,18 +5,16 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.QueryParams;
-import io.omnigraph.engine.exec.CommittedSource;
 import io.omnigraph.engine.exec.MutationExecutor;
 import io.omnigraph.engine.exec.MutationStaging;
 import io.omnigraph.engine.failpoint.Failpoints;
-import io.omnigraph.engine.manifest.ManifestState;
-import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.CheckedMutation;
 import io.omnigraph.engine.query.CheckedQuery;
 import io.omnigraph.engine.query.GqCompiler;
 import io.omnigraph.engine.query.MutationPlan;
 import io.omnigraph.engine.query.QueryException;
-import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
 import io.omnigraph.engine.write.StaleAttempt;
@@ -42,10 +40,12 @@ import java.util.Objects;
  */
 final class GraphMutation {
   private final LanceGraph graph;
+  private final String branch;
   private final MutationOptions options;
 
-  GraphMutation(LanceGraph graph, MutationOptions options) {
+  GraphMutation(LanceGraph graph, String branch, MutationOptions options) {
     this.graph = graph;
+    this.branch = branch;
     this.options = options;
   }
 
@@ -133,14 +133,19 @@ final class GraphMutation {
     return true;
   }
 
-  /** One attempt from a fresh manifest state. */
+  /** One attempt from a fresh snapshot of the branch head. */
   private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
-    ManifestState state = graph.state();
-    WriteToken token = WriteToken.capture(state, graph.compiledSchema().ir().hash());
-    token.requireHead(options.expectedHead());
-    try (CommittedTables committed = new CommittedTables(graph.root(), graph.tables(), state);
-        MutationStaging staging = new MutationStaging(graph.compiledSchema(), graph.tables(), source(committed),
-            graph.newRowId)) {
+    try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
+      WriteToken token = WriteToken.capture(committed.manifest(), branch, committed.schema().ir().hash());
+      token.requireHead(options.expectedHead());
+      return attempt(plan, onMovement, committed, token);
+    }
+  }
+
+  private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement, GraphSnapshot committed,
+      WriteToken token) {
+    try (MutationStaging staging = new MutationStaging(committed.schema(), graph.tables(), committed,
+        graph.newRowId)) {
       MutationExecutor.execute(plan, staging);
       List<TableEffect> effects = staging.stageAll();
       if (effects.isEmpty()) {
@@ -150,24 +155,10 @@ final class GraphMutation {
       }
       graph.beforeEffectWindow.run();
       GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
-          new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, options.actor(), options.message(),
-              token.head(), effects, onMovement, options.expectedHead()));
+          new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, token, options.actor(), options.message(),
+              effects, onMovement, options.expectedHead()));
       return result(plan, staging.counts(), outcome.commitId());
     }
-  }
-
-  private static CommittedSource source(CommittedTables committed) {
-    return new CommittedSource() {
-      @Override
-      public TableEntry entry(String tableKey) {
-        return committed.entry(tableKey);
-      }
-
-      @Override
-      public TableSnapshot snapshot(String tableKey) {
-        return committed.snapshot(tableKey);
-      }
-    };
   }
 
   private static MutationResult result(MutationPlan plan, Map<String, MutationStaging.Counts> counts, String commitId) {

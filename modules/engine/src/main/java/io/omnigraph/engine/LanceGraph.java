@@ -3,7 +3,6 @@ package io.omnigraph.engine;
 import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
-import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
@@ -14,21 +13,23 @@ import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
-import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.manifest.TableIdentity;
 import io.omnigraph.engine.query.MutationPlan;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import io.omnigraph.engine.recovery.SidecarCodec;
 import io.omnigraph.engine.recovery.SidecarStore;
 import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
+import io.omnigraph.engine.snapshot.SchemaFiles;
+import io.omnigraph.engine.snapshot.SnapshotResolver;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
-import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
@@ -54,8 +55,12 @@ final class LanceGraph implements Graph {
 
   private final GraphRoot root;
   private final TableStore tables;
+  /** The schema of main's head when the handle was opened: what queries are compiled against. */
   private final CompiledSchema schema;
   private final ManifestStore manifest;
+  private final SnapshotResolver snapshots;
+  /** The graph branch this handle reads and writes (the API's default). */
+  private final String branch = GraphBranch.MAIN;
   private final ManifestPublisher publisher;
   private final GraphWrite writer;
   private final ReentrantLock writeGate;
@@ -67,11 +72,13 @@ final class LanceGraph implements Graph {
   /** Test seam: mints the id of every unkeyed node and edge a mutation inserts (fresh ULIDs). */
   volatile java.util.function.Supplier<String> newRowId = io.omnigraph.engine.schema.Ulid::generate;
 
-  LanceGraph(GraphRoot root, TableStore tables, CompiledSchema schema) {
+  LanceGraph(GraphRoot root, TableStore tables, ManifestStore manifest, SnapshotResolver snapshots,
+      CompiledSchema schema) {
     this.root = Objects.requireNonNull(root);
     this.tables = Objects.requireNonNull(tables);
     this.schema = Objects.requireNonNull(schema);
-    this.manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+    this.manifest = Objects.requireNonNull(manifest);
+    this.snapshots = Objects.requireNonNull(snapshots);
     this.publisher = new ManifestPublisher(tables, manifest);
     this.writeGate = WRITE_GATES.computeIfAbsent(root.identity(), k -> new ReentrantLock());
     this.recovery = recoverySweep(root, tables, manifest, publisher, schema);
@@ -84,9 +91,8 @@ final class LanceGraph implements Graph {
           }
 
           @Override
-          public String schemaIdentity() {
-            // Fixed for the handle's lifetime: no schema change operation exists yet.
-            return schema.ir().hash();
+          public String schemaIdentity(ManifestState state) {
+            return snapshots.schemaAt(state).ir().hash();
           }
 
           @Override
@@ -160,18 +166,6 @@ final class LanceGraph implements Graph {
     return recovery;
   }
 
-  /** Every table of the schema must be published with the identity the IR gives it. */
-  static void checkCatalog(CompiledSchema schema, ManifestState state) {
-    for (TableSpec t : schema.tables()) {
-      TableEntry e = state.table(t.tableKey()).orElseThrow(() -> new InternalErrorException(
-          "the schema's table " + t.tableKey() + " is not published in the manifest", null));
-      if (!e.identity().equals(new TableIdentity(t.stableTableId(), t.tableIncarnationId()))) {
-        throw new InternalErrorException("table " + t.tableKey() + " is published as " + e.identity()
-            + " but the schema IR says " + new TableIdentity(t.stableTableId(), t.tableIncarnationId()), null);
-      }
-    }
-  }
-
   @Override
   public String uri() {
     return root.uri();
@@ -184,7 +178,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(this, mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(this, branch, mode, options).run(ndjson));
   }
 
   /**
@@ -247,7 +241,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(this, options).run(plan);
+        return new GraphMutation(this, branch, options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -258,8 +252,8 @@ final class LanceGraph implements Graph {
   public void export(OutputStream out) {
     ensureOpen();
     Objects.requireNonNull(out, "out");
-    try (TableSnapshot m = manifest.openLatest()) {
-      new GraphExport(this, manifest.read(m)).writeTo(out);
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
+      new GraphExport(snapshot).writeTo(out);
     }
   }
 
@@ -276,7 +270,7 @@ final class LanceGraph implements Graph {
   @Override
   public Optional<CommitInfo> commit(String commitId) {
     ensureOpen();
-    return state().commits().stream().filter(c -> c.commitId().equals(commitId)).findFirst().map(LanceGraph::info);
+    return state().commit(commitId).map(LanceGraph::info);
   }
 
   @Override
@@ -317,10 +311,9 @@ final class LanceGraph implements Graph {
     }
   }
 
+  /** @return the latest manifest state */
   ManifestState state() {
-    try (TableSnapshot m = manifest.openLatest()) {
-      return manifest.read(m);
-    }
+    return snapshots.latest();
   }
 
   private static CommitInfo info(GraphCommit c) {
@@ -355,6 +348,11 @@ final class LanceGraph implements Graph {
 
   ManifestStore manifest() {
     return manifest;
+  }
+
+  /** @return the resolver of this root's refs */
+  SnapshotResolver snapshots() {
+    return snapshots;
   }
 
   ManifestPublisher publisher() {

@@ -27,13 +27,14 @@ import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.SchemaException;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.snapshot.SchemaFiles;
+import io.omnigraph.engine.snapshot.SnapshotResolver;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The engine behind {@link io.omnigraph.api.Omnigraph}: creates and opens graph roots laid out as
@@ -81,9 +82,12 @@ public final class OmnigraphEngine implements GraphEngine {
         genesis.add(new ManifestStore.GenesisTable(new TableIdentity(t.stableTableId(), t.tableIncarnationId()),
             t.tableKey(), v, loc.uri()));
       }
-      manifest.createGenesis(genesis, Ulid.generate(), nowMicros());
+      ManifestState genesisState = manifest.createGenesis(genesis, Ulid.generate(), nowMicros());
       root.delete(INIT_CLAIM);
-      return new LanceGraph(root, tables, schema);
+      SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
+      // The files were just written from this schema: accepted for the genesis cut without a re-read.
+      snapshots.accept(schema, genesisState);
+      return new LanceGraph(root, tables, manifest, snapshots, schema);
     } catch (RuntimeException e) {
       closeAfterFailure(root, tables, e);
       throw e;
@@ -108,14 +112,10 @@ public final class OmnigraphEngine implements GraphEngine {
       tables = new TableStore();
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
       // The stamp is checked before anything else of the graph is read (seed: Storage versioning).
-      try (var snapshot = manifest.openLatest()) {
-        Optional<CompiledSchema> schema = SchemaFiles.read(root);
-        if (schema.isEmpty()) {
-          throw new io.omnigraph.api.InternalErrorException("graph at " + uri
-              + " has a manifest but no schema files", null);
-        }
-        LanceGraph.checkCatalog(schema.get(), manifest.read(snapshot));
-        LanceGraph graph = new LanceGraph(root, tables, schema.get());
+      try {
+        SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
+        CompiledSchema schema = snapshots.schemaAt(snapshots.latest());
+        LanceGraph graph = new LanceGraph(root, tables, manifest, snapshots, schema);
         // Read-write open: the full sweep resolves every interrupted write before the handle is returned.
         graph.recover(io.omnigraph.engine.recovery.RecoverySweep.Mode.FULL);
         return graph;
@@ -170,10 +170,7 @@ public final class OmnigraphEngine implements GraphEngine {
               + " recovery needs, so run 'omnigraph repair' (or open the graph) first",
               new ErrorDetail.RecoveryRequired(id));
         }
-        ManifestState state;
-        try (var m = manifest.openLatest()) {
-          state = manifest.read(m);
-        }
+        ManifestState state = new SnapshotResolver(root, tables, manifest).latest();
         Map<String, Long> removed = new TreeMap<>();
         for (TableEntry t : state.tables().values()) {
           // The oldest version any commit in the lineage pins: everything from it on stays readable.
@@ -202,10 +199,9 @@ public final class OmnigraphEngine implements GraphEngine {
     try {
       tables = new TableStore();
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
-      try (var snapshot = manifest.openLatest()) {
-        CompiledSchema schema = SchemaFiles.read(root).orElseThrow(() -> new io.omnigraph.api.InternalErrorException(
-            "graph at " + uri + " has a manifest but no schema files", null));
-        LanceGraph.checkCatalog(schema, manifest.read(snapshot));
+      try {
+        SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
+        CompiledSchema schema = snapshots.schemaAt(snapshots.latest());
         T result = work.run(root, tables, manifest, schema);
         tables.close();
         root.close();

@@ -8,6 +8,7 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.testkit.graph.GraphIo;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,7 +46,7 @@ class CommittedUniqueTest {
   @BeforeAll
   static void committedRows() {
     graph = Omnigraph.init(dir.resolve("g").toString(), SCHEMA);
-    GraphLoadTest.load(graph, LoadMode.OVERWRITE, """
+    GraphIo.load(graph, LoadMode.OVERWRITE, """
         {"type":"S","data":{"k":"a","v":"x"}}
         {"type":"S","data":{"k":"z"}}
         {"type":"B","data":{"k":"a","v":true}}
@@ -89,7 +90,7 @@ class CommittedUniqueTest {
     int commits = graph.commits().size();
     for (LoadMode mode : new LoadMode[] {LoadMode.MERGE, LoadMode.APPEND}) {
       String line = "{\"type\":\"" + type + "\",\"data\":{\"k\":\"b\",\"v\":" + json + "}}\n";
-      assertThatThrownBy(() -> GraphLoadTest.load(graph, mode, line)).as(mode + " " + line)
+      assertThatThrownBy(() -> GraphIo.load(graph, mode, line)).as(mode + " " + line)
           .isInstanceOfSatisfying(InvalidInputException.class, e -> {
             assertThat(e.code()).isEqualTo("bad_request");
             assertThat(e.detail()).contains(new ErrorDetail.Validation(1L, null, "v", "unique_violation"));
@@ -101,7 +102,7 @@ class CommittedUniqueTest {
 
   @Test
   void aCompositeTupleWithADateTimeMemberHeldByACommittedRowIsAViolation() {
-    assertThatThrownBy(() -> GraphLoadTest.load(graph, LoadMode.MERGE,
+    assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.MERGE,
         "{\"type\":\"Pair\",\"data\":{\"a\":\"b\",\"b\":1704067200000,\"c\":7}}\n"))
         .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.detail())
             .contains(new ErrorDetail.Validation(1L, null, "b,c", "unique_violation")));
@@ -109,7 +110,7 @@ class CommittedUniqueTest {
 
   @Test
   void aParallelEdgeToACommittedOneViolatesUniqueSrcDst() {
-    assertThatThrownBy(() -> GraphLoadTest.load(graph, LoadMode.APPEND, "{\"edge\":\"Link\",\"from\":\"a\",\"to\":\"z\"}\n"))
+    assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.APPEND, "{\"edge\":\"Link\",\"from\":\"a\",\"to\":\"z\"}\n"))
         .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.detail())
             .contains(new ErrorDetail.Validation(1L, null, "src,dst", "unique_violation")));
   }
@@ -117,10 +118,10 @@ class CommittedUniqueTest {
   @Test
   void differentValuesAndTheHolderItselfAreAccepted() {
     try (Graph g = Omnigraph.init(dir.resolve("other").toString(), SCHEMA)) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, "{\"type\":\"DT\",\"data\":{\"k\":\"a\",\"v\":\"2024-02-29T10:11:12.345Z\"}}\n");
-      GraphLoadTest.load(g, LoadMode.APPEND, "{\"type\":\"DT\",\"data\":{\"k\":\"b\",\"v\":\"2024-02-29T10:11:12.346Z\"}}\n");
+      GraphIo.load(g, LoadMode.OVERWRITE, "{\"type\":\"DT\",\"data\":{\"k\":\"a\",\"v\":\"2024-02-29T10:11:12.345Z\"}}\n");
+      GraphIo.load(g, LoadMode.APPEND, "{\"type\":\"DT\",\"data\":{\"k\":\"b\",\"v\":\"2024-02-29T10:11:12.346Z\"}}\n");
       // the holder rewriting its own value is not a conflict with itself
-      GraphLoadTest.load(g, LoadMode.MERGE, "{\"type\":\"DT\",\"data\":{\"k\":\"a\",\"v\":\"2024-02-29T10:11:12.345Z\"}}\n");
+      GraphIo.load(g, LoadMode.MERGE, "{\"type\":\"DT\",\"data\":{\"k\":\"a\",\"v\":\"2024-02-29T10:11:12.345Z\"}}\n");
       assertThat(g.commits()).hasSize(4);
     }
   }

@@ -1,5 +1,10 @@
 package io.omnigraph.engine;
 
+import static io.omnigraph.testkit.graph.GraphIo.export;
+import static io.omnigraph.testkit.graph.GraphIo.load;
+import static io.omnigraph.testkit.graph.GraphIo.sortedLines;
+import static io.omnigraph.testkit.graph.PeopleGraph.PEOPLE;
+import static io.omnigraph.testkit.graph.PeopleGraph.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,11 +20,9 @@ import io.omnigraph.api.LoadResult;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.ResourceLimitException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,26 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Graph.load in each mode and Graph.export, on real Lance datasets on local disk. */
 class GraphLoadTest {
-  static final String SCHEMA = """
-      node Person {
-        name: String @key
-        age: I32?
-      }
-      node Company {
-        title: String @key
-      }
-      edge WorksAt: Person -> Company @card(0..1) {
-        since: I32?
-      }
-      """;
-
-  static final String PEOPLE = """
-      {"type":"Person","data":{"name":"ada","age":36}}
-      {"type":"Person","data":{"name":"bob"}}
-      {"type":"Company","data":{"title":"acme"}}
-      {"edge":"WorksAt","from":"ada","to":"acme","data":{"since":2020}}
-      """;
-
   @TempDir Path dir;
   Graph graph;
 
@@ -62,20 +45,6 @@ class GraphLoadTest {
   @AfterEach
   void close() {
     graph.close();
-  }
-
-  static LoadResult load(Graph g, LoadMode mode, String ndjson) {
-    return g.load(mode, new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)), LoadOptions.defaults());
-  }
-
-  static String export(Graph g) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    g.export(out);
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  static List<String> sortedLines(String ndjson) {
-    return Arrays.stream(ndjson.split("\n")).filter(l -> !l.isBlank()).sorted().toList();
   }
 
   @Test

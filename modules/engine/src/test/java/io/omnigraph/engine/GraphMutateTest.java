@@ -19,6 +19,7 @@ import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.testkit.graph.GraphIo;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,11 +133,11 @@ class GraphMutateTest {
   }
 
   void load(String ndjson) {
-    GraphLoadTest.load(graph, LoadMode.MERGE, ndjson);
+    GraphIo.load(graph, LoadMode.MERGE, ndjson);
   }
 
   List<String> rows(String type) {
-    return GraphLoadTest.sortedLines(GraphLoadTest.export(graph)).stream()
+    return GraphIo.sortedLines(GraphIo.export(graph)).stream()
         .filter(l -> l.startsWith("{\"type\":\"" + type + "\"") || l.startsWith("{\"edge\":\"" + type + "\"")).toList();
   }
 
@@ -518,7 +519,7 @@ class GraphMutateTest {
     for (int i = from; i < from + n; i++) {
       b.append("{\"type\":\"Person\",\"data\":{\"name\":\"p").append(i).append("\",\"age\":5}}\n");
     }
-    GraphLoadTest.load(graph, LoadMode.APPEND, b.toString());
+    GraphIo.load(graph, LoadMode.APPEND, b.toString());
   }
 
   static List<String> names(List<String> lines) {

@@ -5,6 +5,7 @@ import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.load.GraphLoader;
 import io.omnigraph.engine.load.TableRows;
 import io.omnigraph.engine.load.ValidatedLoad;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
@@ -14,6 +15,8 @@ import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.WriteIntent;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
@@ -59,14 +62,13 @@ final class InterruptedWrite {
 
   static InterruptedWrite run(LanceGraph graph, String ndjson, String actor, StopAt stop) {
     TableStore tables = graph.tables();
-    ManifestState state = graph.state();
-    Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
     List<VectorSchemaRoot> open = new ArrayList<>();
-    try (CommittedTables committed = new CommittedTables(graph.root(), tables, state)) {
+    try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.main())) {
+      ManifestState state = committed.manifest();
+      Optional<String> head = Optional.ofNullable(state.graphHeads().get("main"));
       ValidatedLoad validated;
       try {
-        validated = new GraphLoader(graph.compiledSchema(), LoadMode.MERGE,
-            new LanceCommittedView(graph.compiledSchema().catalog(), tables, committed)).load(new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)));
+        validated = new GraphLoader(committed.schema(), LoadMode.MERGE, committed).load(new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -75,7 +77,7 @@ final class InterruptedWrite {
       List<WriteIntent.PlannedTable> planned = new ArrayList<>();
       for (TableRows rows : validated.tables()) {
         TableSpec spec = rows.spec();
-        TableSnapshot snap = committed.snapshot(spec.tableKey());
+        TableSnapshot snap = committed.table(spec.tableKey());
         List<VectorSchemaRoot> batches = ArrowRows.toBatches(rows, tables.allocator(), KeyedWrites.MAX_ROWS);
         open.addAll(batches);
         StagedWrite w = KeyedWrites.stage(tables.writer(), snap, spec.tableKey(), batches.get(0), KeyedWriteMode.UPSERT);
@@ -87,7 +89,7 @@ final class InterruptedWrite {
       }
       String commitId = Ulid.generate();
       long createdAt = OmnigraphEngine.nowMicros();
-      WriteIntent intent = WriteIntent.arm(graph.recovery().sidecars(), RecoverySidecar.WriterKind.LOAD, actor,
+      WriteIntent intent = WriteIntent.arm(graph.recovery().sidecars(), RecoverySidecar.WriterKind.LOAD, GraphBranch.MAIN, actor,
           "interrupted", head, graph.recovery().schema(), commitId, createdAt, planned);
       if (stop == StopAt.AFTER_ARM) {
         return new InterruptedWrite(intent.sidecar(), commitId);
@@ -97,7 +99,7 @@ final class InterruptedWrite {
       TreeMap<String, Long> expected = new TreeMap<>();
       for (int i = 0; i < staged.size(); i++) {
         TableSpec spec = specs.get(i);
-        TableSnapshot snap = committed.snapshot(spec.tableKey());
+        TableSnapshot snap = committed.table(spec.tableKey());
         long v = tables.writer().commitStaged(snap, staged.get(i));
         long rows;
         try (TableSnapshot after = tables.reader().openAt(snap.location(), v)) {
@@ -118,7 +120,7 @@ final class InterruptedWrite {
       if (stop == StopAt.AFTER_CONFIRM) {
         return new InterruptedWrite(intent.sidecar(), commitId);
       }
-      graph.publisher().publish(new ManifestPublisher.PublishRequest(updates, expected, head,
+      graph.publisher().publish(new ManifestPublisher.PublishRequest(GraphBranch.MAIN, updates, expected, head,
           new ManifestPublisher.LineageIntent(commitId, actor, "interrupted", createdAt)));
       return new InterruptedWrite(intent.sidecar(), commitId);
     } finally {

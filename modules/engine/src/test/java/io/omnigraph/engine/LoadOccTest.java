@@ -1,5 +1,7 @@
 package io.omnigraph.engine;
 
+import static io.omnigraph.testkit.graph.GraphIo.load;
+import static io.omnigraph.testkit.graph.PeopleGraph.person;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,8 +13,8 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.PreconditionFailedException;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,7 +36,7 @@ class LoadOccTest {
 
   @BeforeEach
   void init() {
-    graph = Omnigraph.init(dir.resolve("g").toString(), GraphLoadTest.SCHEMA);
+    graph = Omnigraph.init(dir.resolve("g").toString(), PeopleGraph.SCHEMA);
     other = Omnigraph.open(dir.resolve("g").toString());
     lance = (LanceGraph) graph;
   }
@@ -43,10 +45,6 @@ class LoadOccTest {
   void close() {
     graph.close();
     other.close();
-  }
-
-  static String person(String name, int age) {
-    return "{\"type\":\"Person\",\"data\":{\"name\":\"" + name + "\",\"age\":" + age + "}}\n";
   }
 
   /** Runs {@code concurrent} on the other handle before the first {@code times} effect windows. */
@@ -60,65 +58,61 @@ class LoadOccTest {
     return attempts;
   }
 
-  static void load(Graph g, LoadMode mode, String ndjson, LoadOptions options) {
-    g.load(mode, new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)), options);
-  }
-
   String head() {
     return graph.commits().get(0).id();
   }
 
   @Test
   void appendReprepareAfterAnUnrelatedPublishAndBothRowsLandInOneChain() {
-    AtomicInteger attempts = interleave(1, () -> GraphLoadTest.load(other, LoadMode.APPEND, person("x", 1)));
-    GraphLoadTest.load(graph, LoadMode.APPEND, person("y", 2));
+    AtomicInteger attempts = interleave(1, () -> GraphIo.load(other, LoadMode.APPEND, person("x", 1)));
+    GraphIo.load(graph, LoadMode.APPEND, person("y", 2));
     assertThat(attempts.get()).isEqualTo(2);
     List<CommitInfo> commits = graph.commits();
     assertThat(commits).hasSize(3);
     assertThat(commits.get(0).parents()).containsExactly(commits.get(1).id());
     assertThat(commits.get(1).parents()).containsExactly(commits.get(2).id());
-    assertThat(GraphLoadTest.sortedLines(GraphLoadTest.export(graph)))
+    assertThat(GraphIo.sortedLines(GraphIo.export(graph)))
         .anyMatch(l -> l.contains("\"x\"")).anyMatch(l -> l.contains("\"y\""));
   }
 
   @Test
   void appendOfAnIdAConcurrentWriterJustInsertedIsAKeyConflictNotAnUpsert() {
-    interleave(1, () -> GraphLoadTest.load(other, LoadMode.APPEND, person("x", 1)));
-    assertThatThrownBy(() -> GraphLoadTest.load(graph, LoadMode.APPEND, person("x", 99)))
+    interleave(1, () -> GraphIo.load(other, LoadMode.APPEND, person("x", 1)));
+    assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.APPEND, person("x", 99)))
         .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail())
             .contains(new ErrorDetail.KeyConflict("node", "Person", List.of("x"))));
-    assertThat(GraphLoadTest.export(graph)).contains("\"age\":1").doesNotContain("99");
+    assertThat(GraphIo.export(graph)).contains("\"age\":1").doesNotContain("99");
     assertThat(graph.commits()).hasSize(2);
   }
 
   @Test
   void mergeReprepareAfterAnUnrelatedPublish() {
-    GraphLoadTest.load(graph, LoadMode.APPEND, person("x", 1));
-    AtomicInteger attempts = interleave(1, () -> GraphLoadTest.load(other, LoadMode.MERGE, person("z", 3)));
-    GraphLoadTest.load(graph, LoadMode.MERGE, person("x", 10));
+    GraphIo.load(graph, LoadMode.APPEND, person("x", 1));
+    AtomicInteger attempts = interleave(1, () -> GraphIo.load(other, LoadMode.MERGE, person("z", 3)));
+    GraphIo.load(graph, LoadMode.MERGE, person("x", 10));
     assertThat(attempts.get()).isEqualTo(2);
-    assertThat(GraphLoadTest.export(graph)).contains("\"age\":10").contains("\"z\"");
+    assertThat(GraphIo.export(graph)).contains("\"age\":10").contains("\"z\"");
   }
 
   @Test
   void overwriteAfterAConcurrentPublishIsReadSetChangedAndWritesNothing() {
     String before = head();
-    interleave(1, () -> GraphLoadTest.load(other, LoadMode.APPEND, person("x", 1)));
-    assertThatThrownBy(() -> GraphLoadTest.load(graph, LoadMode.OVERWRITE, person("o", 5)))
+    interleave(1, () -> GraphIo.load(other, LoadMode.APPEND, person("x", 1)));
+    assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.OVERWRITE, person("o", 5)))
         .isInstanceOfSatisfying(ConflictException.class, e -> {
           ErrorDetail.ReadSetConflict d = (ErrorDetail.ReadSetConflict) e.detail().orElseThrow();
           assertThat(d.member()).isEqualTo("graph_head:main");
           assertThat(d.expected()).isEqualTo(before);
           assertThat(d.actual()).isEqualTo(other.commits().get(0).id()).isNotEqualTo(before);
         });
-    assertThat(GraphLoadTest.export(graph)).contains("\"x\"").doesNotContain("\"o\"");
+    assertThat(GraphIo.export(graph)).contains("\"x\"").doesNotContain("\"o\"");
     assertThat(graph.commits()).hasSize(2);
   }
 
   @Test
   void aStaleExpectedHeadIsPreconditionFailedAndTheCurrentOneSucceeds() {
     String genesis = head();
-    GraphLoadTest.load(graph, LoadMode.APPEND, person("x", 1));
+    GraphIo.load(graph, LoadMode.APPEND, person("x", 1));
     String current = head();
     assertThatThrownBy(() -> load(graph, LoadMode.APPEND, person("y", 2), LoadOptions.defaults().withExpectedHead(genesis)))
         .isInstanceOfSatisfying(PreconditionFailedException.class, e -> assertThat(e.detail())
@@ -130,21 +124,21 @@ class LoadOccTest {
   @Test
   void anExpectedHeadThatMovesBeforeTheEffectsIsPreconditionFailedNeverAReprepare() {
     String genesis = head();
-    AtomicInteger attempts = interleave(1, () -> GraphLoadTest.load(other, LoadMode.APPEND, person("x", 1)));
+    AtomicInteger attempts = interleave(1, () -> GraphIo.load(other, LoadMode.APPEND, person("x", 1)));
     assertThatThrownBy(() -> load(graph, LoadMode.APPEND, person("y", 2), LoadOptions.defaults().withExpectedHead(genesis)))
         .isInstanceOf(PreconditionFailedException.class);
     assertThat(attempts.get()).isEqualTo(1);
-    assertThat(GraphLoadTest.export(graph)).doesNotContain("\"y\"");
+    assertThat(GraphIo.export(graph)).doesNotContain("\"y\"");
   }
 
   @Test
   void reprepareIsBoundedWhenOtherWritersAlwaysWin() {
     AtomicInteger n = new AtomicInteger();
     AtomicInteger attempts = interleave(Integer.MAX_VALUE,
-        () -> GraphLoadTest.load(other, LoadMode.APPEND, person("w" + n.incrementAndGet(), 1)));
-    assertThatThrownBy(() -> GraphLoadTest.load(graph, LoadMode.APPEND, person("y", 2)))
+        () -> GraphIo.load(other, LoadMode.APPEND, person("w" + n.incrementAndGet(), 1)));
+    assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.APPEND, person("y", 2)))
         .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.getMessage()).contains("re-prepared"));
     assertThat(attempts.get()).isEqualTo(io.omnigraph.engine.write.StaleAttempt.MAX_PRE_EFFECT_REPREPARES + 1);
-    assertThat(GraphLoadTest.export(graph)).doesNotContain("\"y\"");
+    assertThat(GraphIo.export(graph)).doesNotContain("\"y\"");
   }
 }

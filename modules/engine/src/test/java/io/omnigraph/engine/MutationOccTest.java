@@ -15,6 +15,8 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.PreconditionFailedException;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -91,11 +93,11 @@ class MutationOccTest {
   }
 
   void load(String ndjson) {
-    GraphLoadTest.load(graph, LoadMode.APPEND, ndjson);
+    GraphIo.load(graph, LoadMode.APPEND, ndjson);
   }
 
   String export() {
-    return GraphLoadTest.export(graph);
+    return GraphIo.export(graph);
   }
 
   String head() {
@@ -139,7 +141,7 @@ class MutationOccTest {
 
   @Test
   void aReprepareValidatesAgainstTheNewStateSoAnEndpointDeletedMeanwhileFailsTheInsert() {
-    load(LoadOccTest.person("a", 1) + LoadOccTest.person("b", 2));
+    load(PeopleGraph.person("a", 1) + PeopleGraph.person("b", 2));
     AtomicInteger attempts = interleave(1, () -> mutate(other, "remove_person", Map.of("name", "b")));
     assertThatThrownBy(() -> mutate(graph, "know", Map.of("a", "a", "b", "b")))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("'b' not found");
@@ -177,7 +179,7 @@ class MutationOccTest {
 
   @Test
   void anUpdateAfterAConcurrentPublishIsReadSetChangedWithMemberExpectedAndActual() {
-    load(LoadOccTest.person("x", 1));
+    load(PeopleGraph.person("x", 1));
     String before = head();
     AtomicInteger attempts = interleave(1, () -> mutate(other, "add_person", Map.of("name", "z")));
     assertThatThrownBy(() -> mutate(graph, "set_age", Map.of("name", "x", "age", 5)))
@@ -195,7 +197,7 @@ class MutationOccTest {
 
   @Test
   void aDeleteAfterAConcurrentPublishIsReadSetChanged() {
-    load(LoadOccTest.person("x", 1));
+    load(PeopleGraph.person("x", 1));
     String before = head();
     AtomicInteger attempts = interleave(1, () -> mutate(other, "add_person", Map.of("name", "z")));
     assertThatThrownBy(() -> mutate(graph, "remove_person", Map.of("name", "x")))
@@ -234,7 +236,7 @@ class MutationOccTest {
 
   @Test
   void aStrictEdgeInsertOfAnExistingIdIsAKeyConflict() {
-    load(LoadOccTest.person("a", 1) + LoadOccTest.person("b", 2)
+    load(PeopleGraph.person("a", 1) + PeopleGraph.person("b", 2)
         + "{\"edge\":\"Knows\",\"from\":\"a\",\"to\":\"b\",\"data\":{\"id\":\"E1\"}}\n");
     lance.newRowId = () -> "E1";
     assertThatThrownBy(() -> mutate(graph, "know", Map.of("a", "b", "b", "a")))
@@ -246,7 +248,7 @@ class MutationOccTest {
   @Test
   void aStrictInsertOfAnIdAConcurrentWriterJustInsertedIsAKeyConflictNotAnUpsert() {
     lance.newRowId = () -> "N2";
-    AtomicInteger attempts = interleave(1, () -> GraphLoadTest.load(other, LoadMode.APPEND,
+    AtomicInteger attempts = interleave(1, () -> GraphIo.load(other, LoadMode.APPEND,
         "{\"type\":\"Note\",\"data\":{\"id\":\"N2\",\"text\":\"theirs\"}}\n"));
     assertThatThrownBy(() -> mutate(graph, "add_note", Map.of("text", "mine")))
         .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail())
@@ -297,7 +299,7 @@ class MutationOccTest {
 
   @Test
   void anExpectedHeadThatMovesBeforeAnUpdatesEffectsIsPreconditionFailedNotReadSetChanged() {
-    load(LoadOccTest.person("x", 1));
+    load(PeopleGraph.person("x", 1));
     String before = head();
     interleave(1, () -> mutate(other, "add_person", Map.of("name", "z")));
     assertThatThrownBy(() -> mutate(graph, "set_age", Map.of("name", "x", "age", 5),

@@ -18,6 +18,7 @@ import io.omnigraph.api.OpenOptions;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
+import io.omnigraph.testkit.graph.GraphIo;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -121,20 +122,20 @@ abstract class ObjectStoreGraphContract {
       assertThat(commits).extracting(CommitInfo::actor).startsWith("loader-3", "loader-2", "loader-1").hasSize(4);
       assertThat(commits.get(0).parents()).containsExactly(commits.get(1).id());
       assertThat(commits.get(0).tableVersions()).containsOnlyKeys("node:Person", "node:Company", "edge:WorksAt");
-      exported = GraphLoadTest.export(g);
-      assertThat(GraphLoadTest.sortedLines(exported)).hasSize(5)
+      exported = GraphIo.export(g);
+      assertThat(GraphIo.sortedLines(exported)).hasSize(5)
           .anyMatch(l -> l.contains("\"id\":\"bob\"") && l.contains("\"age\":7") && l.contains("\"seen\":\"2024-02-29T10:11:12.345Z\""))
           .anyMatch(l -> l.contains("\"big\":18446744073709551615") && l.contains("\"photo\":\"base64:aGVsbG8=\""));
     }
     try (Graph again = Omnigraph.open(root, options())) {
-      assertThat(GraphLoadTest.export(again)).isEqualTo(exported);
+      assertThat(GraphIo.export(again)).isEqualTo(exported);
     }
     // The export is load input that rebuilds the same graph, in every mode that can load it.
     for (LoadMode mode : LoadMode.values()) {
       try (Graph copy = Omnigraph.init(freshRoot(), SCHEMA, options())) {
         load(copy, mode, exported, "copy");
-        assertThat(GraphLoadTest.sortedLines(GraphLoadTest.export(copy))).as(mode.name())
-            .isEqualTo(GraphLoadTest.sortedLines(exported));
+        assertThat(GraphIo.sortedLines(GraphIo.export(copy))).as(mode.name())
+            .isEqualTo(GraphIo.sortedLines(exported));
       }
     }
   }
@@ -162,7 +163,7 @@ abstract class ObjectStoreGraphContract {
       assertThat(g.commits()).hasSize(4);
     }
     try (Graph again = Omnigraph.open(root, options())) {
-      assertThat(GraphLoadTest.sortedLines(GraphLoadTest.export(again)))
+      assertThat(GraphIo.sortedLines(GraphIo.export(again)))
           .singleElement().asString().startsWith("{\"type\":\"Company\"").contains("\"title\":\"acme\"");
     }
   }

@@ -8,6 +8,8 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,16 +23,16 @@ class PublishedRowCountTest {
 
   @Test
   void everyModePublishesTheRowCountOfTheVersionItCommitted() {
-    try (Graph g = Omnigraph.init(dir.resolve("g").toString(), GraphLoadTest.SCHEMA)) {
+    try (Graph g = Omnigraph.init(dir.resolve("g").toString(), PeopleGraph.SCHEMA)) {
       LanceGraph lg = (LanceGraph) g;
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, GraphLoadTest.PEOPLE);
+      GraphIo.load(g, LoadMode.OVERWRITE, PeopleGraph.PEOPLE);
       assertPublishedCounts(lg, 2, 1, 1);
-      GraphLoadTest.load(g, LoadMode.APPEND, LoadOccTest.person("cy", 3) + LoadOccTest.person("di", 4));
+      GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("cy", 3) + PeopleGraph.person("di", 4));
       assertPublishedCounts(lg, 4, 1, 1);
       // One replaced row and one new row: the count grows by one.
-      GraphLoadTest.load(g, LoadMode.MERGE, LoadOccTest.person("cy", 30) + LoadOccTest.person("ed", 5));
+      GraphIo.load(g, LoadMode.MERGE, PeopleGraph.person("cy", 30) + PeopleGraph.person("ed", 5));
       assertPublishedCounts(lg, 5, 1, 1);
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, LoadOccTest.person("solo", 1)
+      GraphIo.load(g, LoadMode.OVERWRITE, PeopleGraph.person("solo", 1)
           + "{\"type\":\"Company\",\"data\":{\"title\":\"acme\"}}\n"
           + "{\"type\":\"Company\",\"data\":{\"title\":\"initech\"}}\n"
           + "{\"edge\":\"WorksAt\",\"from\":\"solo\",\"to\":\"initech\",\"data\":{}}\n");

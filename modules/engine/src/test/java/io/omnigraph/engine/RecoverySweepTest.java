@@ -19,6 +19,8 @@ import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import io.omnigraph.engine.recovery.TableClassification;
 import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,15 +56,15 @@ class RecoverySweepTest {
   @BeforeEach
   void init() {
     uri = dir.resolve("g").toString();
-    try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA)) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, BEFORE);
-      exportBefore = GraphLoadTest.export(g);
+    try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, BEFORE);
+      exportBefore = GraphIo.export(g);
     }
     // The reference result of the same write done normally, in a sibling root.
-    try (Graph g = Omnigraph.init(dir.resolve("ref").toString(), GraphLoadTest.SCHEMA)) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, BEFORE);
-      GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
-      exportAfter = GraphLoadTest.export(g);
+    try (Graph g = Omnigraph.init(dir.resolve("ref").toString(), PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, BEFORE);
+      GraphIo.load(g, LoadMode.MERGE, WRITE);
+      exportAfter = GraphIo.export(g);
     }
   }
 
@@ -117,7 +119,7 @@ class RecoverySweepTest {
     crash(StopAt.AFTER_ARM);
     assertThat(sidecarFiles()).hasSize(1);
     try (Graph g = Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportBefore);
+      assertThat(GraphIo.export(g)).isEqualTo(exportBefore);
       assertThat(g.commits()).hasSize(2);
     }
     assertThat(sidecarFiles()).isEmpty();
@@ -128,7 +130,7 @@ class RecoverySweepTest {
   void crashAfterFirstTableCommitRollsBackToTheStateBefore() throws IOException {
     InterruptedWrite w = crash(StopAt.AFTER_FIRST_COMMIT);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportBefore);
+      assertThat(GraphIo.export(g)).isEqualTo(exportBefore);
       assertNoDrift(g);
       CommitInfo head = g.commits().get(0);
       assertThat(head.id()).isEqualTo(w.sidecar.protocol().rollbackGraphCommitId());
@@ -157,7 +159,7 @@ class RecoverySweepTest {
   void crashAfterAllCommitsBeforeConfirmationRollsBack() throws IOException {
     crash(StopAt.AFTER_ALL_COMMITS);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportBefore);
+      assertThat(GraphIo.export(g)).isEqualTo(exportBefore);
       assertNoDrift(g);
     }
     assertThat(sidecarFiles()).isEmpty();
@@ -171,7 +173,7 @@ class RecoverySweepTest {
   void crashAfterConfirmationRollsForwardWithTheOriginalCommitAndActor() throws IOException {
     InterruptedWrite w = crash(StopAt.AFTER_CONFIRM);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportAfter);
+      assertThat(GraphIo.export(g)).isEqualTo(exportAfter);
       assertNoDrift(g);
       CommitInfo head = g.commits().get(0);
       assertThat(head.id()).isEqualTo(w.commitId);
@@ -197,7 +199,7 @@ class RecoverySweepTest {
     // The roll forward published before the audit append failed; the sidecar stays for the audit.
     assertThat(sidecarFiles()).containsExactly(w.sidecar.operationId() + ".json");
     try (Graph g = Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportAfter);
+      assertThat(GraphIo.export(g)).isEqualTo(exportAfter);
       assertThat(g.commits()).hasSize(3);
       assertThat(g.commits().get(0).id()).isEqualTo(w.commitId);
     }
@@ -217,7 +219,7 @@ class RecoverySweepTest {
     Path file = recoveryDir().resolve(w.sidecar.operationId() + ".json");
     String body = Files.readString(file);
     try (Graph g = Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportAfter);
+      assertThat(GraphIo.export(g)).isEqualTo(exportAfter);
       assertThat(g.commits()).hasSize(3);
     }
     assertThat(sidecarFiles()).isEmpty();
@@ -237,7 +239,7 @@ class RecoverySweepTest {
     // An earlier sweep restored the table, then died before publishing.
     restoreBehindTheEngine(pin, pin.expectedVersion());
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(exportBefore);
+      assertThat(GraphIo.export(g)).isEqualTo(exportBefore);
       assertNoDrift(g);
       assertThat(g.state().table(pin.tableKey()).orElseThrow().version()).isEqualTo(pin.expectedVersion() + 2);
     }

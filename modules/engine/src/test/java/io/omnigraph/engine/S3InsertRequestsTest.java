@@ -8,6 +8,8 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.RecordedRequest;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.nio.file.Files;
@@ -36,10 +38,10 @@ class S3InsertRequestsTest {
       OpenOptions options = new OpenOptions(Map.of("endpoint", proxy.endpoint().toString(), "allow-http", "true",
           "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
           "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
-      try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA, options)) {
-        GraphLoadTest.load(g, LoadMode.APPEND, LoadOccTest.person("warm", 1));
+      try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
+        GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("warm", 1));
         proxy.clearLog();
-        GraphLoadTest.load(g, LoadMode.APPEND, LoadOccTest.person("one", 2));
+        GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("one", 2));
         List<RecordedRequest> requests = proxy.requests();
         List<String> lines = new ArrayList<>();
         Map<String, Integer> byKind = new TreeMap<>();
@@ -77,12 +79,12 @@ class S3InsertRequestsTest {
       OpenOptions options = new OpenOptions(Map.of("endpoint", proxy.endpoint().toString(), "allow-http", "true",
           "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
           "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
-      try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA, options)) {
+      try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
         for (int i = 0; i < 20; i++) {
-          GraphLoadTest.load(g, LoadMode.APPEND, LoadOccTest.person("p" + i, i));
+          GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("p" + i, i));
         }
         proxy.clearLog();
-        GraphLoadTest.load(g, LoadMode.APPEND, LoadOccTest.person("late", 99));
+        GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("late", 99));
         List<RecordedRequest> requests = proxy.requests();
         Map<String, Integer> byKind = new TreeMap<>();
         String prefix = "/" + bucket + "/graphs/grown/";

@@ -9,6 +9,8 @@ import io.omnigraph.api.OpenOptions;
 import io.omnigraph.engine.InterruptedWrite.StopAt;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.util.List;
@@ -37,9 +39,9 @@ class S3RecoveryTest {
     options = new OpenOptions(Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
         "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
         "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
-    try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA, options)) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
-      before = GraphLoadTest.export(g);
+    try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
+      before = GraphIo.export(g);
     }
   }
 
@@ -51,7 +53,7 @@ class S3RecoveryTest {
   @Test
   void aLoadLeavesNoSidecarOnS3() {
     try (Graph g = Omnigraph.open(uri, options)) {
-      GraphLoadTest.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
+      GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
     }
     assertThat(sidecarKeys()).isEmpty();
   }
@@ -63,7 +65,7 @@ class S3RecoveryTest {
     }
     assertThat(sidecarKeys()).hasSize(1);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       RecoverySweepTest.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledBack));
@@ -79,7 +81,7 @@ class S3RecoveryTest {
     }
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
       assertThat(g.commits().get(0).id()).isEqualTo(w.commitId);
-      assertThat(GraphLoadTest.export(g)).contains("\"age\":37", "initech");
+      assertThat(GraphIo.export(g)).contains("\"age\":37", "initech");
       RecoverySweepTest.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));

@@ -26,6 +26,8 @@ import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +51,7 @@ import org.junit.jupiter.api.Test;
  * Each test starts from a graph with two committed rows ({@link RecoverySweepTest#BEFORE}).
  */
 abstract class StorageFaultContract {
-  static final String SCHEMA = GraphLoadTest.SCHEMA;
+  static final String SCHEMA = PeopleGraph.SCHEMA;
   static final String BEFORE = RecoverySweepTest.BEFORE;
   /** Touches Person and Company. */
   static final String WRITE = RecoverySweepTest.WRITE;
@@ -119,8 +121,8 @@ abstract class StorageFaultContract {
   void graphWithTwoRows() {
     root = freshRoot();
     try (Graph g = Omnigraph.init(root, SCHEMA, directOptions())) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, BEFORE);
-      before = GraphLoadTest.export(g);
+      GraphIo.load(g, LoadMode.OVERWRITE, BEFORE);
+      before = GraphIo.export(g);
     }
   }
 
@@ -180,11 +182,11 @@ abstract class StorageFaultContract {
   LoadResult writeWhoseSidecarDeleteFails(LanceGraph g) throws StorageException {
     LoadResult r;
     try (Injected delete = fail(root, SidecarIo.DELETE)) {
-      r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
+      r = GraphIo.load(g, LoadMode.MERGE, WRITE);
       assertThat(delete.fired()).as("the sidecar delete was failed: %s", delete).isPositive();
     }
     assertThat(g.commits().get(0).id()).as("the write is published").isEqualTo(r.commitId());
-    assertThat(GraphLoadTest.export(g)).contains("\"age\":37", "initech");
+    assertThat(GraphIo.export(g)).contains("\"age\":37", "initech");
     assertThat(sidecars()).as("the stale sidecar").singleElement().asString().matches(SIDECAR_NAME);
     return r;
   }
@@ -197,14 +199,14 @@ abstract class StorageFaultContract {
       Map<String, Long> heads = liveHeads(g);
       int commits = g.commits().size();
       try (Injected put = fail(root, SidecarIo.PUT)) {
-        assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
+        assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, WRITE))
             .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), SIDECAR_NAME));
         assertThat(put.fired()).as("%s", put).isPositive();
       }
       assertThat(liveHeads(g)).as("no table HEAD moved").isEqualTo(heads);
       assertThat(pins(g)).isEqualTo(heads);
       assertThat(g.commits()).hasSize(commits);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       assertThat(sidecars()).isEmpty();
       assertThat(g.recoveries()).isEmpty();
     }
@@ -215,14 +217,14 @@ abstract class StorageFaultContract {
     try (LanceGraph g = open()) {
       int commits = g.commits().size();
       try (Injected put = fail(root, SidecarIo.PUT)) {
-        assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
+        assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, WRITE))
             .isInstanceOf(StorageFailureException.class);
         assertThat(put.fired()).as("%s", put).isPositive();
       }
-      LoadResult r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
+      LoadResult r = GraphIo.load(g, LoadMode.MERGE, WRITE);
       assertThat(g.commits()).hasSize(commits + 1);
       assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
-      assertThat(GraphLoadTest.export(g)).contains("\"age\":37", "initech", "\"bob\"");
+      assertThat(GraphIo.export(g)).contains("\"age\":37", "initech", "\"bob\"");
       RecoverySweepTest.assertNoDrift(g);
       assertThat(sidecars()).isEmpty();
       assertThat(g.recoveries()).isEmpty();
@@ -235,14 +237,14 @@ abstract class StorageFaultContract {
       Map<String, Long> heads = liveHeads(g);
       int commits = g.commits().size();
       try (Injected lost = fail(root, SidecarIo.PUT_RESPONSE_LOST)) {
-        assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
+        assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, WRITE))
             .satisfies(e -> assertInjectedStorageFailure(e, StorageException.Kind.OUTCOME_UNKNOWN, SIDECAR_NAME));
         assertThat(lost.fired()).as("%s", lost).isPositive();
       }
       assertThat(liveHeads(g)).as("no table HEAD moved").isEqualTo(heads);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       assertThat(sidecars()).as("the writer withdrew the sidecar it may have written").isEmpty();
-      LoadResult r = GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
+      LoadResult r = GraphIo.load(g, LoadMode.MERGE, WRITE);
       assertThat(g.commits()).hasSize(commits + 1);
       assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
       assertThat(g.recoveries()).isEmpty();
@@ -272,12 +274,12 @@ abstract class StorageFaultContract {
         assertThat(put.fired()).as("%s", put).isPositive();
       }
       assertThat(liveHeads(g)).isEqualTo(heads);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       assertThat(sidecars()).isEmpty();
       MutationResult r = hire(g, "dee", "globex");
       assertThat(g.commits()).hasSize(commits + 1);
       assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
-      assertThat(GraphLoadTest.export(g)).contains("\"dee\"", "globex");
+      assertThat(GraphIo.export(g)).contains("\"dee\"", "globex");
       assertThat(sidecars()).isEmpty();
     }
   }
@@ -305,7 +307,7 @@ abstract class StorageFaultContract {
         assertThat(rec.writerKind()).isEqualTo("Mutation");
       });
       assertThat(sidecars()).isEmpty();
-      assertThat(GraphLoadTest.export(g)).contains("\"dee\"", "globex");
+      assertThat(GraphIo.export(g)).contains("\"dee\"", "globex");
     }
   }
 
@@ -315,7 +317,7 @@ abstract class StorageFaultContract {
       int commits = g.commits().size();
       LoadResult first = writeWhoseSidecarDeleteFails(g);
       String operation = operationId(sidecars().get(0));
-      LoadResult next = GraphLoadTest.load(g, LoadMode.MERGE, MORE);
+      LoadResult next = GraphIo.load(g, LoadMode.MERGE, MORE);
       assertThat(g.commits()).extracting(c -> c.id()).startsWith(next.commitId(), first.commitId())
           .hasSize(commits + 2);
       assertThat(g.recoveries()).singleElement().satisfies(r -> assertRolledForward(r, operation, first.commitId()));
@@ -333,14 +335,14 @@ abstract class StorageFaultContract {
     try (LanceGraph g = open()) {
       first = writeWhoseSidecarDeleteFails(g);
       operation = operationId(sidecars().get(0));
-      after = GraphLoadTest.export(g);
+      after = GraphIo.export(g);
       commits = g.commits().size();
     }
     try (LanceGraph g = open()) {
       assertThat(sidecars()).isEmpty();
       assertThat(g.recoveries()).singleElement().satisfies(r -> assertRolledForward(r, operation, first.commitId()));
       assertThat(g.commits()).as("finalizing publishes nothing new").hasSize(commits);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(after);
+      assertThat(GraphIo.export(g)).isEqualTo(after);
     }
     try (LanceGraph g = open()) {
       assertThat(g.recoveries()).as("exactly one audit row").hasSize(1);
@@ -364,7 +366,7 @@ abstract class StorageFaultContract {
       assertThat(list.fired()).as("%s", list).isPositive();
     }
     try (LanceGraph g = open()) {
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
     }
   }
 
@@ -374,15 +376,15 @@ abstract class StorageFaultContract {
       Map<String, Long> heads = liveHeads(g);
       int commits = g.commits().size();
       try (Injected list = fail(root, SidecarIo.LIST)) {
-        assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE))
+        assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, WRITE))
             .satisfies(e -> assertInjectedStorageFailure(e, injectedKind(), RecoverySidecar.DIR + "/?"));
         assertThat(list.fired()).as("%s", list).isPositive();
       }
       assertThat(liveHeads(g)).isEqualTo(heads);
       assertThat(g.commits()).hasSize(commits);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       assertThat(sidecars()).isEmpty();
-      GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
+      GraphIo.load(g, LoadMode.MERGE, WRITE);
       assertThat(g.commits()).hasSize(commits + 1);
     }
   }
@@ -407,12 +409,12 @@ abstract class StorageFaultContract {
     try (LanceGraph g = open()) {
       writeWhoseSidecarDeleteFails(g);
       sidecar = sidecars().get(0);
-      after = GraphLoadTest.export(g);
+      after = GraphIo.export(g);
     }
     try (Failpoints.Armed vanish = vanishAfterListing(sidecar); LanceGraph g = open()) {
       assertThat(vanish.fired()).isEqualTo(1);
       assertThat(g.recoveries()).as("skipped: nothing to audit").isEmpty();
-      assertThat(GraphLoadTest.export(g)).isEqualTo(after);
+      assertThat(GraphIo.export(g)).isEqualTo(after);
       assertThat(sidecars()).isEmpty();
     }
   }
@@ -424,12 +426,12 @@ abstract class StorageFaultContract {
       writeWhoseSidecarDeleteFails(g);
       String sidecar = sidecars().get(0);
       try (Failpoints.Armed vanish = vanishAfterListing(sidecar)) {
-        GraphLoadTest.load(g, LoadMode.MERGE, MORE);
+        GraphIo.load(g, LoadMode.MERGE, MORE);
         assertThat(vanish.fired()).isEqualTo(1);
       }
       assertThat(g.commits()).hasSize(commits + 2);
       assertThat(g.recoveries()).isEmpty();
-      assertThat(GraphLoadTest.export(g)).contains("initech", "\"cy\"");
+      assertThat(GraphIo.export(g)).contains("initech", "\"cy\"");
       assertThat(sidecars()).isEmpty();
     }
   }
@@ -495,9 +497,9 @@ abstract class StorageFaultContract {
     try (LanceGraph g = open()) {
       Map<String, Long> heads = liveHeads(g);
       String path = plantCorruptSidecar();
-      assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, WRITE)).satisfies(e -> assertRefusedNaming(e, path));
+      assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, WRITE)).satisfies(e -> assertRefusedNaming(e, path));
       assertThat(liveHeads(g)).isEqualTo(heads);
-      assertThat(GraphLoadTest.export(g)).isEqualTo(before);
+      assertThat(GraphIo.export(g)).isEqualTo(before);
       assertKept(path);
     }
   }
@@ -511,8 +513,8 @@ abstract class StorageFaultContract {
     assertThat(rawExists(root, residue)).isTrue();
     try (LanceGraph g = open()) {
       assertThat(g.recoveries()).isEmpty();
-      GraphLoadTest.load(g, LoadMode.MERGE, WRITE);
-      assertThat(GraphLoadTest.export(g)).contains("initech");
+      GraphIo.load(g, LoadMode.MERGE, WRITE);
+      assertThat(GraphIo.export(g)).contains("initech");
       assertThat(g.recoveries()).isEmpty();
     }
     assertThat(sidecars()).isEmpty();

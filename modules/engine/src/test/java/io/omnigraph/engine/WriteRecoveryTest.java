@@ -13,6 +13,8 @@ import io.omnigraph.engine.InterruptedWrite.StopAt;
 import io.omnigraph.engine.manifest.PublisherSeams;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +38,8 @@ class WriteRecoveryTest {
   @BeforeEach
   void init() {
     uri = dir.resolve("g").toString();
-    try (Graph g = Omnigraph.init(uri, GraphLoadTest.SCHEMA)) {
-      GraphLoadTest.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
+    try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
     }
   }
 
@@ -64,7 +66,7 @@ class WriteRecoveryTest {
           throw new java.io.UncheckedIOException(e);
         }
       });
-      GraphLoadTest.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
+      GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
     }
     assertThat(seen).singleElement().satisfies(body -> {
       assertThat(body).contains("\"schema_version\" : 9", "\"writer_kind\" : \"Load\"",
@@ -79,13 +81,13 @@ class WriteRecoveryTest {
       PublisherSeams.beforeMerge(g.publisher(), () -> {
         throw new StorageFailureException("injected manifest failure", null);
       });
-      assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE))
+      assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE))
           .isInstanceOf(RecoveryRequiredException.class).hasMessageContaining("not published");
       assertThat(sidecarFiles()).hasSize(1);
       PublisherSeams.beforeMerge(g.publisher(), () -> { });
-      GraphLoadTest.load(g, LoadMode.MERGE, MORE);
+      GraphIo.load(g, LoadMode.MERGE, MORE);
       assertThat(g.commits()).hasSize(4);
-      assertThat(GraphLoadTest.export(g)).contains("\"age\":37", "initech", "\"cy\"");
+      assertThat(GraphIo.export(g)).contains("\"age\":37", "initech", "\"cy\"");
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));
     }
@@ -96,7 +98,7 @@ class WriteRecoveryTest {
   void anIntentThatNeedsARollbackRefusesWritesUntilTheGraphIsReopened() throws IOException {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
       InterruptedWrite w = InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
-      assertThatThrownBy(() -> GraphLoadTest.load(g, LoadMode.MERGE, MORE))
+      assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, MORE))
           .isInstanceOf(RecoveryRequiredException.class)
           .hasMessageContaining("omnigraph repair")
           .satisfies(e -> {
@@ -106,8 +108,8 @@ class WriteRecoveryTest {
           });
     }
     try (Graph g = Omnigraph.open(uri)) {
-      GraphLoadTest.load(g, LoadMode.MERGE, MORE);
-      assertThat(GraphLoadTest.export(g)).contains("\"cy\"").doesNotContain("initech");
+      GraphIo.load(g, LoadMode.MERGE, MORE);
+      assertThat(GraphIo.export(g)).contains("\"cy\"").doesNotContain("initech");
     }
     assertThat(sidecarFiles()).isEmpty();
   }
@@ -116,7 +118,7 @@ class WriteRecoveryTest {
   void aStaleSidecarOfAPublishedWriteIsFinalizedByTheNextWrite() throws IOException {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
       InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_PUBLISH);
-      GraphLoadTest.load(g, LoadMode.MERGE, MORE);
+      GraphIo.load(g, LoadMode.MERGE, MORE);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));
       assertThat(g.commits()).hasSize(4);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,13 +32,13 @@ class CrossProcessRaceTest {
     for (int i = 0; i < PROCESSES; i++) {
       Path r = tmp.resolve("ready-" + i);
       ready.add(r);
-      children.add(ChildJvm.start(ChildJvm.javaCommand(FsRaceChild.class, mode, root.toString(), "p" + i,
-          Integer.toString(THREADS), r.toString(), go.toString())));
+      children.add(ChildJvm.main(FsRaceChild.class, mode, root.toString(), "p" + i,
+          Integer.toString(THREADS), r.toString(), go.toString()).start());
     }
     for (int i = 0; i < PROCESSES; i++) {
       while (!Files.exists(ready.get(i))) {
         if (!children.get(i).isAlive()) {
-          throw new AssertionError("child " + i + " died before the race: " + ChildJvm.output(children.get(i)));
+          throw new AssertionError("child " + i + " died before the race: " + ChildJvm.output(children.get(i), ChildJvm.GUARD));
         }
         Thread.sleep(5);
       }
@@ -45,7 +46,7 @@ class CrossProcessRaceTest {
     Files.createFile(go);
     List<String> lines = new ArrayList<>();
     for (Process p : children) {
-      String out = ChildJvm.output(p);
+      String out = ChildJvm.output(p, ChildJvm.GUARD);
       assertThat(p.exitValue()).as(out).isZero();
       out.lines().filter(l -> !l.isBlank()).forEach(lines::add);
     }

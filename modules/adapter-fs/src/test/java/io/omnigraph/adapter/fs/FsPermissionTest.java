@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -73,12 +73,10 @@ class FsPermissionTest {
     Assumptions.assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(setpriv),
         "needs root and /usr/bin/setpriv to start a JVM without CAP_DAC_OVERRIDE; when not root, "
             + "everyOperationOnAnUnreadableDirectoryFailsWithPermissionInThisJvm is the real check");
-    List<String> cmd = new ArrayList<>(List.of(setpriv.toString(), "--bounding-set=-dac_override,-dac_read_search",
-        "--inh-caps=-all", "--"));
-    cmd.addAll(ChildJvm.javaCommand(PermissionProbe.class, root.toString()));
-    Process p = ChildJvm.start(cmd);
-    String out = ChildJvm.output(p);
-    assertThat(p.exitValue()).as(out).isZero();
+    ChildJvm.Result r = ChildJvm.main(PermissionProbe.class, root.toString())
+        .wrappedIn(setpriv.toString(), "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-all", "--").run();
+    String out = r.output();
+    assertThat(r.exitCode()).as(out).isZero();
     assertThat(out.lines()).as(out).containsExactlyElementsOf(EXPECTED);
   }
 }

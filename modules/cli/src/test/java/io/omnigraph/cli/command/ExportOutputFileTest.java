@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -34,8 +35,8 @@ class ExportOutputFileTest {
 
   @BeforeAll
   static void loadedGraph() throws IOException {
-    Path schema = Files.writeString(shared.resolve("people.pg"), GraphCommandsTest.SCHEMA);
-    Path data = Files.writeString(shared.resolve("people.ndjson"), LoadExportTest.DATA);
+    Path schema = Files.writeString(shared.resolve("people.pg"), KnowsGraph.SCHEMA);
+    Path data = Files.writeString(shared.resolve("people.ndjson"), KnowsGraph.PEOPLE);
     graph = shared.resolve("graph").toString();
     assertThat(CliRun.of("init", "--schema", schema.toString(), graph).exitCode()).isZero();
     assertThat(CliRun.of("load", "--mode", "overwrite", "--data", data.toString(), graph).exitCode()).isZero();

@@ -1,5 +1,6 @@
 package io.omnigraph.cli.command;
 
+import static io.omnigraph.testkit.graph.KnowsGraph.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,14 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** init, commit list|show and schema show against real graphs on local disk (real engine, real Lance). */
 class GraphCommandsTest {
-
-  static final String SCHEMA = """
-      node Person {
-        name: String @key
-        age: I32?
-      }
-      edge Knows: Person -> Person
-      """;
 
   @TempDir Path tmp;
   Path schema;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,13 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** load and export against real graphs on local disk. */
 class LoadExportTest {
 
-  static final String DATA = """
-      {"type":"Person","data":{"name":"ada","age":36}}
-      {"type":"Person","data":{"name":"bob"}}
-      {"type":"Person","data":{"name":"cy","age":7}}
-      {"edge":"Knows","from":"ada","to":"bob","data":{}}
-      """;
-
   @TempDir Path tmp;
   Path data;
   String graph;
@@ -33,8 +27,8 @@ class LoadExportTest {
 
   @BeforeEach
   void initGraph() throws IOException {
-    Path schema = Files.writeString(tmp.resolve("people.pg"), GraphCommandsTest.SCHEMA);
-    data = Files.writeString(tmp.resolve("people.ndjson"), DATA);
+    Path schema = Files.writeString(tmp.resolve("people.pg"), KnowsGraph.SCHEMA);
+    data = Files.writeString(tmp.resolve("people.ndjson"), KnowsGraph.PEOPLE);
     graph = tmp.resolve("graph").toString();
     CliRun init = CliRun.of("init", "--schema", schema.toString(), graph, "--json");
     assertThat(init.exitCode()).as(init.err()).isZero();
@@ -87,7 +81,7 @@ class LoadExportTest {
 
   @Test
   void loadReadsStandardInputForDash() {
-    CliRun run = CliRun.withStdin(DATA.getBytes(StandardCharsets.UTF_8),
+    CliRun run = CliRun.withStdin(KnowsGraph.PEOPLE.getBytes(StandardCharsets.UTF_8),
         "load", "--mode", "merge", "--data", "-", graph, "--quiet");
 
     assertThat(run.exitCode()).as(run.err()).isZero();

@@ -3,6 +3,7 @@ package io.omnigraph.cli.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.cli.CliRun;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ class LoadProgressTest {
 
   @BeforeEach
   void initGraph() throws IOException {
-    Path schema = Files.writeString(tmp.resolve("people.pg"), GraphCommandsTest.SCHEMA);
+    Path schema = Files.writeString(tmp.resolve("people.pg"), KnowsGraph.SCHEMA);
     graph = tmp.resolve("graph").toString();
     CliRun init = CliRun.of("init", "--schema", schema.toString(), graph);
     assertThat(init.exitCode()).as(init.err()).isZero();

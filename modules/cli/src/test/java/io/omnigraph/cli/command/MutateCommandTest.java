@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class MutateCommandTest {
 
   @BeforeEach
   void initGraph() throws IOException {
-    Path schema = Files.writeString(tmp.resolve("people.pg"), GraphCommandsTest.SCHEMA);
+    Path schema = Files.writeString(tmp.resolve("people.pg"), KnowsGraph.SCHEMA);
     queries = Files.writeString(tmp.resolve("people.gq"), QUERIES);
     graph = tmp.resolve("graph").toString();
     CliRun init = CliRun.of("init", "--schema", schema.toString(), graph);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +37,8 @@ abstract class ObjectStoreCommandsContract {
   @Test
   void initLoadInEveryModeExportAndCommitListWorkOnTheStore() throws IOException {
     String uri = freshRoot();
-    Path schema = Files.writeString(tmp.resolve("people.pg"), GraphCommandsTest.SCHEMA);
-    Path data = Files.writeString(tmp.resolve("people.ndjson"), LoadExportTest.DATA);
+    Path schema = Files.writeString(tmp.resolve("people.pg"), KnowsGraph.SCHEMA);
+    Path data = Files.writeString(tmp.resolve("people.ndjson"), KnowsGraph.PEOPLE);
     Path more = Files.writeString(tmp.resolve("more.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"dee\"}}\n");
     Path update = Files.writeString(tmp.resolve("update.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"bob\",\"age\":40}}\n");
 

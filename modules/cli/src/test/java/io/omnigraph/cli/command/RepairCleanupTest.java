@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import io.omnigraph.testkit.graph.KnowsGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class RepairCleanupTest {
 
   @BeforeEach
   void init() throws IOException {
-    Path schema = Files.writeString(tmp.resolve("s.pg"), GraphCommandsTest.SCHEMA);
+    Path schema = Files.writeString(tmp.resolve("s.pg"), KnowsGraph.SCHEMA);
     graph = tmp.resolve("graph").toString();
     assertThat(CliRun.of("init", "--schema", schema.toString(), graph).exitCode()).isZero();
     Path data = Files.writeString(tmp.resolve("d.jsonl"), "{\"type\":\"Person\",\"data\":{\"name\":\"ada\"}}\n");

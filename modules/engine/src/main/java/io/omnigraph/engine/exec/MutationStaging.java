@@ -6,6 +6,7 @@ import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
@@ -40,7 +41,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Lance HEAD; {@link #stageAll()} prepares exactly one uncommitted transaction per touched table
  * at the end of the query.
  *
- * <p>The first touch of a table captures its published entry from the {@link CommittedSource}
+ * <p>The first touch of a table captures its published entry from the {@link GraphSnapshot}
  * cut: that version is the one every read sees and the one the staged transaction is prepared
  * against. Reads ({@link #matchRows}, {@link #existingIds}, {@link #committedOutgoingEdgeCounts}) combine
  * committed rows (a Lance scan with the rendered filter) with the pending rows (the same filter
@@ -51,7 +52,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class MutationStaging implements AutoCloseable {
   private final CompiledSchema schema;
   private final TableStore tables;
-  private final CommittedSource committed;
+  private final GraphSnapshot committed;
   private final java.util.function.Supplier<String> newIds;
   private final Map<String, TableEntry> firstTouch = new LinkedHashMap<>();
   private final Map<String, PendingTable> pending = new LinkedHashMap<>();
@@ -73,7 +74,7 @@ public final class MutationStaging implements AutoCloseable {
    * @param tables the table gateway
    * @param committed the manifest cut every read of this attempt comes from
    */
-  public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed) {
+  public MutationStaging(CompiledSchema schema, TableStore tables, GraphSnapshot committed) {
     this(schema, tables, committed, io.omnigraph.engine.schema.Ulid::generate);
   }
 
@@ -84,7 +85,7 @@ public final class MutationStaging implements AutoCloseable {
    * @param newIds mints the id of every unkeyed node and every edge this attempt inserts (fresh
    *     ULIDs; tests supply chosen ids to exercise the strict-insert conflict rules)
    */
-  public MutationStaging(CompiledSchema schema, TableStore tables, CommittedSource committed,
+  public MutationStaging(CompiledSchema schema, TableStore tables, GraphSnapshot committed,
       java.util.function.Supplier<String> newIds) {
     this.schema = schema;
     this.tables = tables;
@@ -231,7 +232,7 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    tables.reader().scan(committed.snapshot(key), null, LanceFilter.of(filter), batch -> {
+    committed.scan(key, null, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -264,7 +265,7 @@ public final class MutationStaging implements AutoCloseable {
     Set<String> gone = deletedIds(tableKey);
     Map<String, String> out = new LinkedHashMap<>();
     List<String> columns = withSource ? List.of("id", "src") : List.of("id");
-    tables.reader().scan(committed.snapshot(tableKey), columns, LanceFilter.of(filter), batch -> {
+    committed.scan(tableKey, columns, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector src = withSource ? (VarCharVector) batch.getVector("src") : null;
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -294,7 +295,7 @@ public final class MutationStaging implements AutoCloseable {
       }
     }
     if (!probe.isEmpty()) {
-      for (String id : tables.reader().existingIds(committed.snapshot(key), probe)) {
+      for (String id : tables.reader().existingIds(committed.table(key), probe)) {
         if (!deletedIds(key).contains(id)) {
           out.add(id);
         }
@@ -319,7 +320,7 @@ public final class MutationStaging implements AutoCloseable {
     PendingTable p = pending.get(key);
     List<Object> src = new ArrayList<>(sources);
     RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    tables.reader().scan(committed.snapshot(key), List.of("id", "src"), LanceFilter.of(bySource), batch -> {
+    committed.scan(key, List.of("id", "src"), bySource, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector s = (VarCharVector) batch.getVector("src");
       for (int i = 0; i < batch.getRowCount(); i++) {
@@ -347,7 +348,7 @@ public final class MutationStaging implements AutoCloseable {
     projection.addAll(columns);
     Map<String, Property> byName = new HashMap<>();
     t.properties().forEach(q -> byName.put(q.name(), q));
-    tables.reader().scan(committed.snapshot(t.spec().tableKey()), projection, LanceFilter.of(filter), batch -> {
+    committed.scan(t.spec().tableKey(), projection, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
@@ -427,7 +428,7 @@ public final class MutationStaging implements AutoCloseable {
     for (String key : firstTouch.keySet()) {
       TableSpec spec = spec(key);
       TableEntry entry = firstTouch.get(key);
-      TableSnapshot snapshot = committed.snapshot(key);
+      TableSnapshot snapshot = committed.table(key);
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;

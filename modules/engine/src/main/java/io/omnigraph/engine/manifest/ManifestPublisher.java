@@ -23,8 +23,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next
  * attempt rescans; a changed expectation is terminal and never re-parented.
  *
- * <p>Only the main branch exists in this release; the branch-identity check of the reference
- * implementation has nothing to compare yet, and is the place a branch check would go.
+ * <p>Every publish targets one graph branch ({@link PublishRequest#branch()}): its
+ * {@code graph_head:<branch>} row is the head checked and moved, and its lineage is the parent. The
+ * branch's storage identity (a native Lance branch of {@code __manifest}) is not checked yet: only
+ * the branch {@code init} creates exists in this release.
  */
 public final class ManifestPublisher {
   /** Retries after the first attempt (six attempts in all). */
@@ -64,14 +66,16 @@ public final class ManifestPublisher {
   /**
    * One publish.
    *
+   * @param branch the graph branch whose head moves
    * @param updates new table versions
    * @param expectedVersions per table key, the published version the write was prepared against
-   * @param expectedHead the main head the write was prepared against (empty: any head is fine)
+   * @param expectedHead the branch head the write was prepared against (empty: any head is fine)
    * @param lineage the commit to record
    */
-  public record PublishRequest(List<TableUpdate> updates, Map<String, Long> expectedVersions,
+  public record PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
       Optional<String> expectedHead, LineageIntent lineage) {
     public PublishRequest {
+      Objects.requireNonNull(branch, "branch");
       updates = List.copyOf(updates);
       expectedVersions = Map.copyOf(expectedVersions);
       Objects.requireNonNull(expectedHead);
@@ -153,12 +157,13 @@ public final class ManifestPublisher {
               ManifestStore.versionMetadata(u.tableUri(), u.version())));
           pins.put(u.tableKey(), u.version());
         }
-        String parent = state.head().map(GraphCommit::commitId).orElse(null);
+        String branch = request.branch();
+        String parent = state.head(branch).map(GraphCommit::commitId).orElse(null);
         LineageIntent l = request.lineage();
-        GraphCommit commit = new GraphCommit(l.commitId(), null, snapshot.version() + 1, parent, null, l.actorId(),
-            l.message(), l.createdAtMicros(), pins);
+        GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
+            parent, null, l.actorId(), l.message(), l.createdAtMicros(), pins);
         rows.add(ManifestStore.commitRow(commit));
-        rows.add(ManifestStore.headRow(null, l.commitId(), parent));
+        rows.add(ManifestStore.headRow(branch, l.commitId(), parent));
         // Validate the folded result before writing, so an invalid batch never advances the manifest.
         List<ManifestRow> folded = new ArrayList<>(foldBase(state));
         folded.addAll(rows);
@@ -180,7 +185,7 @@ public final class ManifestPublisher {
               u.rowCount()));
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
-        heads.put("main", l.commitId());
+        heads.put(branch, l.commitId());
         ManifestState after = new ManifestState(version, published, heads, commits);
         // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
         manifest.published(committed, after);
@@ -196,11 +201,13 @@ public final class ManifestPublisher {
 
   private static void check(PublishRequest request, ManifestState state) {
     if (request.expectedHead().isPresent()) {
-      String actual = state.graphHeads().get("main");
+      String branch = request.branch();
+      String actual = state.graphHeads().get(branch);
       String expected = request.expectedHead().get();
       if (!expected.equals(actual)) {
-        throw new ConflictException("graph head of main moved from " + expected + " to " + actual
-            + " while this write was prepared", new ErrorDetail.ReadSetConflict("graph_head:main", expected, actual));
+        throw new ConflictException("graph head of " + branch + " moved from " + expected + " to " + actual
+            + " while this write was prepared", new ErrorDetail.ReadSetConflict("graph_head:" + branch, expected,
+                actual));
       }
     }
     for (Map.Entry<String, Long> e : request.expectedVersions().entrySet()) {

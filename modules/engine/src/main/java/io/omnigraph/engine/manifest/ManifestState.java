@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * @param manifestVersion the {@code __manifest} Lance version this state was read from
  * @param tables published tables by table key, sorted
- * @param graphHeads head commit id by branch ({@code main} for main)
+ * @param graphHeads head commit id by branch name
  * @param commits every graph commit visible at this version, in lineage order (oldest first)
  */
 public record ManifestState(long manifestVersion, Map<String, TableEntry> tables, Map<String, String> graphHeads,
@@ -21,9 +21,26 @@ public record ManifestState(long manifestVersion, Map<String, TableEntry> tables
     commits = List.copyOf(commits);
   }
 
-  /** @return the newest commit on main by lineage order (the parent of the next commit) */
-  public Optional<GraphCommit> head() {
-    return commits.stream().filter(c -> c.branch() == null).max(GraphCommit::lineageOrder);
+  /**
+   * @param branch a graph branch
+   * @return the newest commit on {@code branch} by lineage order (the parent of its next commit)
+   */
+  public Optional<GraphCommit> head(String branch) {
+    String column = GraphBranch.toColumn(branch);
+    return commits.stream().filter(c -> java.util.Objects.equals(c.branch(), column)).max(GraphCommit::lineageOrder);
+  }
+
+  /**
+   * @param branch a graph branch
+   * @return the commit id its {@code graph_head} row names (empty: the branch has no head row)
+   */
+  public Optional<String> headCommitId(String branch) {
+    return Optional.ofNullable(graphHeads.get(branch));
+  }
+
+  /** @return the commit with this id, when it is visible at this version */
+  public Optional<GraphCommit> commit(String commitId) {
+    return commits.stream().filter(c -> c.commitId().equals(commitId)).findFirst();
   }
 
   /** @return a published table */

@@ -86,7 +86,7 @@ public final class ManifestStore {
     }
     GraphCommit genesis = new GraphCommit(commitId, null, 1, null, null, null, null, createdAtMicros, pins);
     rows.add(commitRow(genesis));
-    rows.add(headRow(null, commitId, null));
+    rows.add(headRow(GraphBranch.MAIN, commitId, null));
     try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(), stamp)) {
       tables.writer().createTable(location, PATH, root.getSchema(), List.of(root));
     }
@@ -112,6 +112,25 @@ public final class ManifestStore {
       throw e;
     }
     return s;
+  }
+
+  /**
+   * Opens one earlier (or the latest) manifest version after checking its storage stamp, and reads
+   * its state without touching the cache of the latest state.
+   *
+   * @param version a manifest version a graph commit produced
+   * @return the state of that version
+   * @throws NotFoundException when that version does not exist (any more)
+   */
+  public ManifestState readVersion(long version) {
+    try (TableSnapshot s = tables.reader().openAt(location, version)) {
+      guardStamp(s.schemaMetadata());
+      Known k = known;
+      if (k != null && k.stamp().equals(s.stamp())) {
+        return k.state();
+      }
+      return scan(s);
+    }
   }
 
   /** Refuses any storage stamp other than the current one; the message says how to move on. */
@@ -296,12 +315,13 @@ public final class ManifestStore {
   }
 
   static ManifestRow headRow(String branch, String headCommitId, String parentCommitId) {
+    java.util.Objects.requireNonNull(branch, "branch");
     ObjectNode m = JSON.createObjectNode();
     m.put("head_commit_id", headCommitId);
     if (parentCommitId != null) {
       m.put("parent_commit_id", parentCommitId);
     }
-    return new ManifestRow("graph_head:" + (branch == null ? "main" : branch), ManifestRow.GRAPH_HEAD, null,
+    return new ManifestRow("graph_head:" + branch, ManifestRow.GRAPH_HEAD, null,
         m.toString(), "", null, null, null, null, null);
   }
 

@@ -7,6 +7,7 @@ import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.GraphCommit;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
@@ -297,7 +298,8 @@ public final class RecoverySweep {
     if (!anyOwned) {
       return resolveWithoutEffects(s, state, classes, decision, mode);
     }
-    boolean tokenHolds = Objects.equals(state.graphHeads().get("main"), p.authority().graphHead())
+    boolean tokenHolds = Objects.equals(state.graphHeads().get(GraphBranch.fromColumn(s.branch())),
+        p.authority().graphHead())
         && p.authority().schemaIrHash().equals(schema.irHash())
         && p.authority().schemaIdentityDomain().equals(schema.domain());
     if (decision == Decision.ROLL_FORWARD && !tokenHolds) {
@@ -376,7 +378,7 @@ public final class RecoverySweep {
     var l = p.lineage();
     Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
     try {
-      publisher.publish(new ManifestPublisher.PublishRequest(updates, expected,
+      publisher.publish(new ManifestPublisher.PublishRequest(GraphBranch.fromColumn(s.branch()), updates, expected,
           Optional.ofNullable(p.authority().graphHead()),
           new ManifestPublisher.LineageIntent(l.graphCommitId(), l.actorId(), l.message(), l.createdAtMicros())));
     } catch (ConflictException e) {
@@ -428,7 +430,8 @@ public final class RecoverySweep {
       expected.put(o.pin().tableKey(), o.pinned());
     }
     Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
-    publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, Optional.empty(),
+    publisher.publish(new ManifestPublisher.PublishRequest(GraphBranch.fromColumn(s.branch()), updates, expected,
+        Optional.empty(),
         new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
             "recovery: rolled back interrupted " + s.writerKind().json().toLowerCase(java.util.Locale.ROOT) + " "
                 + s.operationId(), s.startedAtMicros())));

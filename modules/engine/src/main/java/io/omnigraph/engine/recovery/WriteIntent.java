@@ -1,6 +1,7 @@
 package io.omnigraph.engine.recovery;
 
 import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.recovery.RecoverySidecar.AuthorityToken;
 import io.omnigraph.engine.recovery.RecoverySidecar.ConfirmedUpdate;
 import io.omnigraph.engine.recovery.RecoverySidecar.EffectPhase;
@@ -27,8 +28,13 @@ import java.util.Optional;
  * says exactly what a crash left behind.
  */
 public final class WriteIntent {
-  /** The fixed branch identifier of main (only main exists in this release). */
-  public static final String MAIN_BRANCH_IDENTIFIER = "{\"branch\":\"main\"}";
+  /**
+   * The sidecar's branch identifier of a graph branch: its name, as JSON, until branches have a
+   * native Lance identifier.
+   */
+  public static String branchIdentifier(String branch) {
+    return "{\"branch\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(branch) + "}";
+  }
 
   /**
    * One table a writer will commit.
@@ -65,12 +71,13 @@ public final class WriteIntent {
   /**
    * Phase A: writes the Armed sidecar with {@code IfAbsent}.
    *
+   * @param branch the graph branch the write targets
    * @param commitId the pre-minted graph commit id the publish will use
    * @param createdAtMicros the commit time the publish will use
    * @param expectedHead the graph head the write was prepared against
    * @throws io.omnigraph.api.StorageFailureException the put failed: abort, nothing durable happened
    */
-  public static WriteIntent arm(SidecarStore store, WriterKind kind, String actorId, String message,
+  public static WriteIntent arm(SidecarStore store, WriterKind kind, String branch, String actorId, String message,
       Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
       List<PlannedTable> tables) {
     Objects.requireNonNull(store);
@@ -84,11 +91,13 @@ public final class WriteIntent {
           new TransactionIdentity(t.expectedVersion(), t.transactionUuid()), null));
       slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), null, null));
     }
-    ProtocolV3 p = new ProtocolV3(new AuthorityToken(MAIN_BRANCH_IDENTIFIER, expectedHead.orElse(null),
+    ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
         schema.domain(), schema.irHash(), schema.identityVersion()),
-        new Lineage(commitId, null, actorId, null, createdAtMicros, message), Ulid.generate(), null,
+        new Lineage(commitId, GraphBranch.toColumn(branch), actorId, null, createdAtMicros, message), Ulid.generate(),
+        null,
         EffectPhase.ARMED, effects, slots);
-    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), null, actorId, kind, pins, p);
+    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+        actorId, kind, pins, p);
     String token = store.arm(s);
     return new WriteIntent(store, s, token);
   }

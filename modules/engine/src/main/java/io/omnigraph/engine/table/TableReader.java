@@ -103,7 +103,7 @@ public final class TableReader {
    * Scans the pinned version. Each batch is only valid during the callback.
    *
    * @param columns the columns to read, or {@code null} for all
-   * @param filter the rows to read (rendered by {@link LanceFilter}), or {@code null} for all
+   * @param filter the rows to read, or {@code null} for all
    */
   public void scan(TableSnapshot s, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     ScanOptions.Builder b = new ScanOptions.Builder();
@@ -151,7 +151,7 @@ public final class TableReader {
   public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
     Set<String> found = new LinkedHashSet<>();
     for (List<String> chunk : chunks(ids)) {
-      scan(s, List.of(ID), idFilter(chunk), root -> {
+      scan(s, List.of(ID), LanceFilter.in(ID, chunk), root -> {
         VarCharVector v = (VarCharVector) root.getVector(ID);
         for (int i = 0; i < root.getRowCount(); i++) {
           found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
@@ -226,8 +226,7 @@ public final class TableReader {
   Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
     for (LanceFilter filter : filters) {
-      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true)
-          .build();
+      ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true).build();
       scanWith(s, options, root -> {
         UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
         for (int i = 0; i < root.getRowCount(); i++) {
@@ -239,18 +238,13 @@ public final class TableReader {
     return byFragment;
   }
 
-  /** @return one {@link #idFilter} per probe chunk of {@code ids} */
+  /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
   static List<LanceFilter> idFilterChunks(List<String> ids) {
     List<LanceFilter> out = new ArrayList<>();
     for (List<String> c : chunks(ids)) {
-      out.add(idFilter(c));
+      out.add(LanceFilter.in(ID, c));
     }
     return out;
-  }
-
-  /** @return the filter {@code id IN ('a', 'b')}, rendered by {@link LanceFilter} */
-  static LanceFilter idFilter(Collection<String> ids) {
-    return LanceFilter.in(ID, ids);
   }
 
   private static List<List<String>> chunks(Collection<String> ids) {

@@ -91,8 +91,8 @@ public final class GraphWrite {
     /** @return a fresh scan of the manifest */
     ManifestState freshState();
 
-    /** @return the accepted schema identity now */
-    String schemaIdentity();
+    /** @return the identity (IR hash) of the schema accepted at {@code state} */
+    String schemaIdentity(ManifestState state);
 
     /** Enters the exclusive effect window (waits for other writers). */
     EffectWindow enter(String operation);
@@ -123,25 +123,25 @@ public final class GraphWrite {
    * What to commit.
    *
    * @param kind the writer
+   * @param token the branch, its exact head (empty: none) and the schema identity the write was
+   *     prepared against
    * @param actorId who, or {@code null}
    * @param message the commit message, or {@code null}
-   * @param expectedHead the main head the write was prepared against (empty: the graph had none)
    * @param effects one entry per touched table, each table at most once; may be empty (the commit
    *     then records no table change)
    * @param onMovement what to do when the head moved since {@code expectedHead}
    * @param callerExpectedHead the head the caller requires ({@code --expect-head}), or {@code null}
    */
-  public record Intent(WriterKind kind, String actorId, String message, Optional<String> expectedHead,
+  public record Intent(WriterKind kind, WriteToken token, String actorId, String message,
       List<TableEffect> effects, OnMovement onMovement, String callerExpectedHead) {
     /** An intent that fails with ReadSetChanged on movement and has no caller head expectation. */
-    public Intent(WriterKind kind, String actorId, String message, Optional<String> expectedHead,
-        List<TableEffect> effects) {
-      this(kind, actorId, message, expectedHead, effects, OnMovement.READ_SET_CHANGED, null);
+    public Intent(WriterKind kind, WriteToken token, String actorId, String message, List<TableEffect> effects) {
+      this(kind, token, actorId, message, effects, OnMovement.READ_SET_CHANGED, null);
     }
 
     public Intent {
       Objects.requireNonNull(kind, "kind");
-      Objects.requireNonNull(expectedHead, "expectedHead");
+      Objects.requireNonNull(token, "token");
       Objects.requireNonNull(onMovement, "onMovement");
       effects = List.copyOf(effects);
       Set<String> seen = new HashSet<>();
@@ -150,6 +150,16 @@ public final class GraphWrite {
           throw new IllegalArgumentException("table " + e.spec().tableKey() + " is touched twice in one write");
         }
       }
+    }
+
+    /** @return the graph branch the write targets */
+    public String branch() {
+      return token.branch();
+    }
+
+    /** @return the branch head the write was prepared against (empty: the branch had none) */
+    public Optional<String> expectedHead() {
+      return token.head();
     }
   }
 
@@ -219,9 +229,8 @@ public final class GraphWrite {
 
   /** The token check inside the effect window, before any effect, against the manifest read inside it. */
   private void revalidate(Intent intent, ManifestState fresh) {
-    String schema = authority.schemaIdentity();
-    WriteToken prepared = new WriteToken(WriteToken.MAIN, intent.expectedHead(), schema);
-    WriteToken now = WriteToken.capture(fresh, schema);
+    WriteToken prepared = intent.token();
+    WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.schemaIdentity(fresh));
     now.requireHead(intent.callerExpectedHead());
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
@@ -292,7 +301,8 @@ public final class GraphWrite {
     try {
       Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
       // The first attempt is based on the manifest version the token was revalidated against.
-      state = publisher.publish(new ManifestPublisher.PublishRequest(updates, expected, intent.expectedHead(),
+      state = publisher.publish(new ManifestPublisher.PublishRequest(intent.branch(), updates, expected,
+          intent.expectedHead(),
           new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh);
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
@@ -335,8 +345,8 @@ public final class GraphWrite {
       case LOAD -> RecoverySidecar.WriterKind.LOAD;
       case MUTATION -> RecoverySidecar.WriterKind.MUTATION;
     };
-    return WriteIntent.arm(sidecars, kind, intent.actorId(), intent.message(), intent.expectedHead(), schema, commitId,
-        createdAt, planned);
+    return WriteIntent.arm(sidecars, kind, intent.branch(), intent.actorId(), intent.message(), intent.expectedHead(),
+        schema, commitId, createdAt, planned);
   }
 
   private static void confirm(WriteIntent sidecar, List<ManifestPublisher.TableUpdate> updates) {
@@ -423,7 +433,8 @@ public final class GraphWrite {
     if (intent.callerExpectedHead() != null) {
       // The caller's expectation is terminal: a refusal caused by a head that moved is 412, not 409.
       fresh = authority.freshState();
-      WriteToken.capture(fresh, authority.schemaIdentity()).requireHead(intent.callerExpectedHead());
+      WriteToken.capture(fresh, intent.branch(), authority.schemaIdentity(fresh))
+          .requireHead(intent.callerExpectedHead());
     }
     for (TableEffect e : intent.effects()) {
       if (e.staged().kind() != StagedWrite.Kind.STRICT_INSERT || e.staged().ids().isEmpty()) {

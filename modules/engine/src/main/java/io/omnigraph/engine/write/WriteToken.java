@@ -13,28 +13,33 @@ import java.util.Optional;
  * schema identity, captured when the attempt is prepared and compared again inside the effect
  * window before any table HEAD moves.
  *
- * <p>Only {@code main} exists in this release and it is never deleted or recreated, so its branch
- * identity is the constant {@value #MAIN}; the schema identity is the handle's accepted IR hash,
- * fixed for the handle's lifetime because no schema change operation exists yet. Both are carried so
- * the comparison is the one place to extend.
+ * <p>A branch's identity is its name until branches can be deleted and re-created (then it becomes
+ * the native Lance branch identifier of {@code __manifest}); the schema identity is the IR hash of
+ * the schema accepted at the cut the attempt was prepared on. Both are carried so the comparison is
+ * the one place to extend.
  *
+ * @param branch the target branch's name
  * @param branchIdentity the target branch's identity
  * @param head the branch's exact graph head when the attempt was prepared (empty: no commit yet)
  * @param schemaIdentity the accepted schema identity (IR hash)
  */
-public record WriteToken(String branchIdentity, Optional<String> head, String schemaIdentity) {
-  /** The identity of the main branch. */
-  public static final String MAIN = "main";
-
+public record WriteToken(String branch, String branchIdentity, Optional<String> head, String schemaIdentity) {
   public WriteToken {
+    Objects.requireNonNull(branch);
     Objects.requireNonNull(branchIdentity);
     Objects.requireNonNull(head);
     Objects.requireNonNull(schemaIdentity);
   }
 
-  /** Captures the token of main from a manifest state. */
-  public static WriteToken capture(ManifestState state, String schemaIdentity) {
-    return new WriteToken(MAIN, Optional.ofNullable(state.graphHeads().get(MAIN)), schemaIdentity);
+  /**
+   * Captures the token of {@code branch} from a manifest state.
+   *
+   * @param state the cut
+   * @param branch the target graph branch
+   * @param schemaIdentity the IR hash of the schema accepted at that cut
+   */
+  public static WriteToken capture(ManifestState state, String branch, String schemaIdentity) {
+    return new WriteToken(branch, branch, state.headCommitId(branch), schemaIdentity);
   }
 
   /** What changed between the prepared token and a fresh one. */
@@ -49,7 +54,7 @@ public record WriteToken(String branchIdentity, Optional<String> head, String sc
 
   /** @return how {@code fresh} differs from this prepared token */
   public Movement compare(WriteToken fresh) {
-    if (!branchIdentity.equals(fresh.branchIdentity) || !schemaIdentity.equals(fresh.schemaIdentity)) {
+    if (!branch.equals(fresh.branch) || !branchIdentity.equals(fresh.branchIdentity) || !schemaIdentity.equals(fresh.schemaIdentity)) {
       return Movement.IDENTITY;
     }
     return head.equals(fresh.head) ? Movement.NONE : Movement.HEAD;
@@ -57,17 +62,17 @@ public record WriteToken(String branchIdentity, Optional<String> head, String sc
 
   /** @return the typed ReadSetChanged conflict (409) describing how {@code fresh} differs from this token */
   public ConflictException readSetChanged(WriteToken fresh, String what) {
-    if (!branchIdentity.equals(fresh.branchIdentity)) {
-      return new ConflictException(what + ": branch " + branchIdentity + " was replaced while it was prepared",
+    if (!branch.equals(fresh.branch) || !branchIdentity.equals(fresh.branchIdentity)) {
+      return new ConflictException(what + ": branch " + branch + " was replaced while it was prepared",
           new ErrorDetail.ReadSetConflict("branch_identifier:" + branchIdentity, branchIdentity, fresh.branchIdentity));
     }
     if (!schemaIdentity.equals(fresh.schemaIdentity)) {
       return new ConflictException(what + ": the schema changed while it was prepared",
           new ErrorDetail.ReadSetConflict("schema_ir_hash", schemaIdentity, fresh.schemaIdentity));
     }
-    return new ConflictException(what + ": the graph head of " + branchIdentity + " moved from "
+    return new ConflictException(what + ": the graph head of " + branch + " moved from "
         + head.orElse("(none)") + " to " + fresh.head.orElse("(none)") + " while it was prepared; nothing was written",
-        new ErrorDetail.ReadSetConflict("graph_head:" + branchIdentity, head.orElse(null), fresh.head.orElse(null)));
+        new ErrorDetail.ReadSetConflict("graph_head:" + branch, head.orElse(null), fresh.head.orElse(null)));
   }
 
   /**
@@ -79,9 +84,9 @@ public record WriteToken(String branchIdentity, Optional<String> head, String sc
    */
   public void requireHead(String expected) {
     if (expected != null && !head.equals(Optional.of(expected))) {
-      throw new PreconditionFailedException("the head of " + branchIdentity + " is " + head.orElse("(none)")
+      throw new PreconditionFailedException("the head of " + branch + " is " + head.orElse("(none)")
           + ", not the expected " + expected + "; nothing was written",
-          new ErrorDetail.PreconditionFailure(branchIdentity, expected, head.orElse(null)));
+          new ErrorDetail.PreconditionFailure(branch, expected, head.orElse(null)));
     }
   }
 }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -152,10 +152,7 @@ public class ConcurrentWritersTest {
     try {
       List<BufferedReader> outputs = new ArrayList<>();
       for (int w = 0; w < PROCESSES; w++) {
-        List<String> cmd = javaCommand(workload, uri, w, options);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("LC_ALL", "C.UTF-8");
-        Process p = pb.start();
+        Process p = writerChild(workload, uri, w, options).start();
         children.add(p);
         outputs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
       }
@@ -226,31 +223,11 @@ public class ConcurrentWritersTest {
     throw new AssertionError("writer process " + writer + " failed:\n" + seen);
   }
 
-  /** A child JVM on the class path: this module's classes and every test dependency. */
-  static List<String> javaCommand(WriterWorkload workload, String uri, int writer, Map<String, String> options) {
-    List<String> cmd = javaCommand(ConcurrentWriterChild.class, workload.name(), uri, Integer.toString(writer),
-        Integer.toString(workload.ops()));
-    options.forEach((k, v) -> cmd.add(k + "=" + v));
-    return cmd;
-  }
-
-  /** A child JVM running {@code main} on the class path with this module's classes and test dependencies. */
-  public static List<String> javaCommand(Class<?> main, String... args) {
-    Path base = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
-    List<String> cp = new ArrayList<>();
-    cp.add(base.resolve("target/test-classes").toString());
-    cp.add(base.resolve("target/classes").toString());
-    for (String prop : new String[] {"jdk.module.path", "java.class.path"}) {
-      String v = System.getProperty(prop);
-      if (v != null && !v.isBlank()) {
-        cp.add(v);
-      }
-    }
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-        "-cp", String.join(File.pathSeparator, cp), main.getName()));
-    cmd.addAll(List.of(args));
-    return cmd;
+  /** One writer process: a {@link ConcurrentWriterChild} on {@code uri} with the graph's open options. */
+  static ChildJvm writerChild(WriterWorkload workload, String uri, int writer, Map<String, String> options) {
+    List<String> args = new ArrayList<>(List.of(workload.name(), uri, Integer.toString(writer),
+        Integer.toString(workload.ops())));
+    options.forEach((k, v) -> args.add(k + "=" + v));
+    return ChildJvm.main(ConcurrentWriterChild.class, args);
   }
 }

@@ -1,24 +1,33 @@
 package io.omnigraph.engine.crash;
 
+import static io.omnigraph.engine.crash.CrashWrites.APPEND2;
+import static io.omnigraph.engine.crash.CrashWrites.BASE;
+import static io.omnigraph.engine.crash.CrashWrites.FIRE2;
+import static io.omnigraph.engine.crash.CrashWrites.FOLLOW_UP;
+import static io.omnigraph.engine.crash.CrashWrites.HIRE3;
+import static io.omnigraph.engine.crash.CrashWrites.MERGE3;
+import static io.omnigraph.engine.crash.CrashWrites.NOBODY;
+import static io.omnigraph.engine.crash.CrashWrites.OVERWRITE2;
+import static io.omnigraph.engine.crash.CrashWrites.SET_AGE1;
+import static io.omnigraph.engine.crash.CrashWrites.sidecars;
+import static io.omnigraph.testkit.graph.GraphIo.commitIds;
+import static io.omnigraph.testkit.graph.GraphIo.export;
+import static io.omnigraph.testkit.graph.GraphIo.load;
+import static io.omnigraph.testkit.graph.PeopleGraph.KEYS;
+import static io.omnigraph.testkit.graph.PeopleGraph.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
-import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
-import io.omnigraph.api.storage.StorageAdapter;
-import io.omnigraph.api.storage.StorageAdapters;
-import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.engine.crash.CrashWrites.Writer;
 import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,124 +61,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashMatrixTest {
   @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
-
-  static final String SCHEMA = """
-      node Person {
-        name: String @key
-        age: I32?
-      }
-      node Company {
-        title: String @key
-      }
-      edge WorksAt: Person -> Company @card(0..1) {
-        since: I32?
-      }
-      """;
-  static final Map<String, String> KEYS = Map.of("Person", "name", "Company", "title");
-
-  static final String BASE = """
-      {"type":"Person","data":{"name":"p0","age":30}}
-      {"type":"Person","data":{"name":"p1","age":31}}
-      {"type":"Person","data":{"name":"p2"}}
-      {"type":"Company","data":{"title":"c0"}}
-      {"type":"Company","data":{"title":"c1"}}
-      {"edge":"WorksAt","from":"p0","to":"c0","data":{"id":"e0","since":2001}}
-      {"edge":"WorksAt","from":"p1","to":"c1","data":{"id":"e1"}}
-      """;
-
-  /** Edge type → [source type, target type], for the model's node-delete cascade. */
-  static final Map<String, List<String>> EDGE_ENDS = Map.of("WorksAt", List.of("Person", "Company"));
-
-  /** The mutations the crash tests run, over {@link #SCHEMA}. */
-  static final String GQ = """
-      query hire($name: String, $company: String, $since: I32?) {
-        insert Person { name: $name }
-        insert Company { title: $company }
-        insert WorksAt { from: $name, to: $company, since: $since }
-      }
-      query set_age($name: String, $age: I32) {
-        update Person set { age: $age } where name = $name
-      }
-      query fire($name: String) {
-        delete Person where name = $name
-      }
-      query nobody() {
-        update Person set { age: 1 } where name = "nobody"
-      }
-      """;
-
-  /**
-   * A write under test: a load (mode and input) or a mutation (query of {@link #GQ} and its
-   * parameters as JSON), how many tables it commits (0: it changes nothing), the model of its
-   * effect, and the failpoints only this writer passes.
-   */
-  record Writer(String name, LoadMode mode, String ndjson, String query, String params, int tables,
-      java.util.function.UnaryOperator<GraphModel> effect, List<String> ownFailpoints) {
-    static Writer load(String name, LoadMode mode, String ndjson, int tables) {
-      return new Writer(name, mode, ndjson, null, null, tables, m -> m.apply(mode, ndjson), List.of());
-    }
-
-    static Writer mutation(String name, String query, String params, int tables,
-        java.util.function.UnaryOperator<GraphModel> effect, String... ownFailpoints) {
-      return new Writer(name, null, null, query, params, tables, effect, List.of(ownFailpoints));
-    }
-
-    boolean isMutation() {
-      return query != null;
-    }
-
-    /** @return the child's operation arguments; {@code input} is the ndjson or .gq file */
-    List<String> childArgs(Path input) {
-      return isMutation() ? List.of("mutate", input.toString(), query, params)
-          : List.of("load", mode.wireName(), input.toString());
-    }
-
-    /** @return the text of the child's input file */
-    String input() {
-      return isMutation() ? GQ : ndjson;
-    }
-
-    /**
-     * @return whether two models are the same graph for this writer (a mutation's inserted edges
-     *     carry fresh ids, so its models are compared with edges keyed by content)
-     */
-    boolean same(GraphModel a, GraphModel b) {
-      return isMutation() ? a.withoutEdgeIds().equals(b.withoutEdgeIds()) : a.equals(b);
-    }
-  }
-
-  static final Writer MERGE3 = Writer.load("load merge (3 tables)", LoadMode.MERGE, """
-      {"type":"Person","data":{"name":"p1","age":41}}
-      {"type":"Person","data":{"name":"p3","age":23}}
-      {"type":"Company","data":{"title":"c2"}}
-      {"edge":"WorksAt","from":"p3","to":"c2","data":{"id":"e3","since":2023}}
-      """, 3);
-  static final Writer APPEND2 = Writer.load("load append (2 tables)", LoadMode.APPEND, """
-      {"type":"Person","data":{"name":"p4"}}
-      {"edge":"WorksAt","from":"p4","to":"c1","data":{"id":"e4","since":2024}}
-      """, 2);
-  static final Writer OVERWRITE2 = Writer.load("load overwrite (2 tables)", LoadMode.OVERWRITE, """
-      {"type":"Person","data":{"name":"q0","age":50}}
-      {"type":"Person","data":{"name":"q1"}}
-      {"edge":"WorksAt","from":"q0","to":"c1","data":{"id":"f0"}}
-      """, 2);
-  /** Strict inserts into all three tables (the edge gets a fresh id). */
-  static final Writer HIRE3 = Writer.mutation("mutation insert (3 tables)", "hire",
-      "{\"name\":\"p5\",\"company\":\"c5\",\"since\":2025}", 3, m -> m.apply(LoadMode.MERGE, """
-          {"type":"Person","data":{"name":"p5"}}
-          {"type":"Company","data":{"title":"c5"}}
-          {"edge":"WorksAt","from":"p5","to":"c5","data":{"id":"(fresh)","since":2025}}
-          """));
-  /** A node delete cascading to its edge: one commit over two tables. */
-  static final Writer FIRE2 = Writer.mutation("mutation delete (2 tables)", "fire", "{\"name\":\"p0\"}", 2,
-      m -> m.deleteNode("Person", "p0", EDGE_ENDS), Failpoints.WRITE_DELETE_NODE_PRE_PRIMARY_DELETE);
-  /** An update of one row (a mutation may not mix updates and deletes). */
-  static final Writer SET_AGE1 = Writer.mutation("mutation update (1 table)", "set_age",
-      "{\"name\":\"p1\",\"age\":77}", 1,
-      m -> m.apply(LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"p1\",\"age\":77}}\n"));
-  /** A mutation that matches nothing: no effect, no commit. */
-  static final Writer NOBODY = Writer.mutation("mutation matching nothing", "nobody", "{}", 0, m -> m,
-      Failpoints.WRITE_POST_NO_EFFECT);
 
   /** The write-path failpoints in the order a write passes them; per-table ones fire once per table. */
   static final List<String> WRITE_PATH = List.of(Failpoints.WRITE_POST_STAGE_PRE_EFFECT, Failpoints.SIDECAR_WRITE,
@@ -207,13 +98,6 @@ class CrashMatrixTest {
   static final String ROLLED_FORWARD = "after (RolledForward)";
 
   static final String CONTROL = "(no failpoint)";
-
-  /** The next write after a crash: touches every table, so a table left drifted cannot hide. */
-  static final String FOLLOW_UP = """
-      {"type":"Person","data":{"name":"z9","age":99}}
-      {"type":"Company","data":{"title":"after-crash"}}
-      {"edge":"WorksAt","from":"z9","to":"after-crash","data":{"id":"z9e"}}
-      """;
 
   /** backend → cell label → outcome, printed at the end. */
   static final Map<String, Map<String, String>> MATRIX = new TreeMap<>();
@@ -424,7 +308,7 @@ class CrashMatrixTest {
     Map<String, String> props = failpoint == null ? Map.of()
         : Map.of(Failpoints.SYSTEM_PROPERTY, failpoint + "=halt@" + hit);
     ChildJvm.Result child;
-    try (ChildJvm.Running r = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, props, args)) {
+    try (ChildJvm.Running r = CrashWriter.child(props, args).startLogged(tmp.resolve("children"))) {
       child = r.await(5, java.util.concurrent.TimeUnit.MINUTES);
     }
     int expectedExit = failpoint == null ? 0 : Failpoints.HALT_STATUS;
@@ -439,8 +323,8 @@ class CrashMatrixTest {
     if (recoveryFailpoint != null) {
       List<String> openArgs = new ArrayList<>(args.subList(0, args.size() - w.childArgs(input).size()));
       openArgs.add("open");
-      ChildJvm.Result recovering = ChildJvm.run(tmp.resolve("children"), CrashWriter.class,
-          Map.of(Failpoints.SYSTEM_PROPERTY, recoveryFailpoint + "=halt@1"), openArgs.toArray(String[]::new));
+      ChildJvm.Result recovering = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY, recoveryFailpoint + "=halt@1"),
+          openArgs).runLogged(tmp.resolve("children"));
       if (recovering.exitCode() != Failpoints.HALT_STATUS
           || !recovering.output().contains(Failpoints.HALT_MARKER + recoveryFailpoint)) {
         return new CellResult("recovery not halted", "the recovering open exited " + recovering.exitCode()
@@ -506,14 +390,6 @@ class CrashMatrixTest {
     return io.omnigraph.engine.failpoint.FailpointCallSites.placedNames();
   }
 
-  static List<String> sidecars(String uri, Map<String, String> options) {
-    try (StorageAdapter a = StorageAdapters.open(uri, options)) {
-      return a.list("__recovery").toList();
-    } catch (StorageException e) {
-      throw new AssertionError("cannot list __recovery/ of " + uri, e);
-    }
-  }
-
   private Path write(String text) {
     try {
       Path p = Files.createTempFile(tmp, "input-", ".ndjson");
@@ -522,19 +398,5 @@ class CrashMatrixTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static void load(Graph g, LoadMode mode, String ndjson) {
-    g.load(mode, new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)), LoadOptions.defaults());
-  }
-
-  static String export(Graph g) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    g.export(out);
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  static List<String> commitIds(Graph g) {
-    return g.commits().stream().map(CommitInfo::id).toList();
   }
 }

@@ -10,9 +10,11 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.api.QueryParams;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,6 +40,15 @@ public final class CrashWriter {
   public static final String WROTE_MARKER = "wrote-ms ";
 
   private CrashWriter() {}
+
+  /**
+   * @param props system properties of the child (e.g. an armed failpoint)
+   * @param args see the class comment
+   * @return a child JVM that runs this writer (512 MiB heap), to be started by the caller
+   */
+  public static ChildJvm child(Map<String, String> props, List<String> args) {
+    return ChildJvm.main(CrashWriter.class, args).option("-Xmx512m").properties(props);
+  }
 
   /**
    * @param args see the class comment

@@ -11,6 +11,8 @@ import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.StorageFailureException;
 import io.omnigraph.engine.failpoint.FailAction;
 import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -32,8 +34,8 @@ class InjectedWriteErrorTest {
   }
 
   private Graph base(String name) {
-    Graph g = Omnigraph.init(dir.resolve(name).toString(), CrashMatrixTest.SCHEMA);
-    CrashMatrixTest.load(g, LoadMode.OVERWRITE, CrashMatrixTest.BASE);
+    Graph g = Omnigraph.init(dir.resolve(name).toString(), PeopleGraph.SCHEMA);
+    GraphIo.load(g, LoadMode.OVERWRITE, CrashWrites.BASE);
     return g;
   }
 
@@ -42,19 +44,19 @@ class InjectedWriteErrorTest {
     for (String f : List.of(Failpoints.WRITE_POST_STAGE_PRE_EFFECT, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT,
         Failpoints.TABLE_COMMIT_BEFORE)) {
       try (Graph g = base(f.replace('.', '_'))) {
-        String before = CrashMatrixTest.export(g);
-        List<String> commits = CrashMatrixTest.commitIds(g);
+        String before = GraphIo.export(g);
+        List<String> commits = GraphIo.commitIds(g);
         Throwable t;
         try (Failpoints.Armed a = Failpoints.arm(f, FailAction.error(), 1)) {
-          t = catchThrowable(() -> CrashMatrixTest.load(g, CrashMatrixTest.MERGE3.mode(), CrashMatrixTest.MERGE3.ndjson()));
+          t = catchThrowable(() -> GraphIo.load(g, CrashWrites.MERGE3.mode(), CrashWrites.MERGE3.ndjson()));
           assertThat(a.fired()).as(f).isEqualTo(1);
         }
         assertThat(t).as(f).isInstanceOf(StorageFailureException.class);
         assertThat(Failpoints.injectedBy(t)).contains(f);
-        assertThat(CrashMatrixTest.export(g)).as(f).isEqualTo(before);
-        assertThat(CrashMatrixTest.commitIds(g)).as(f).isEqualTo(commits);
-        CrashMatrixTest.load(g, LoadMode.MERGE, CrashMatrixTest.FOLLOW_UP);
-        assertThat(CrashMatrixTest.commitIds(g)).as(f).hasSize(commits.size() + 1);
+        assertThat(GraphIo.export(g)).as(f).isEqualTo(before);
+        assertThat(GraphIo.commitIds(g)).as(f).isEqualTo(commits);
+        GraphIo.load(g, LoadMode.MERGE, CrashWrites.FOLLOW_UP);
+        assertThat(GraphIo.commitIds(g)).as(f).hasSize(commits.size() + 1);
       }
     }
   }
@@ -64,16 +66,16 @@ class InjectedWriteErrorTest {
     for (String f : List.of(Failpoints.TABLE_COMMIT_AFTER, Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH,
         Failpoints.PUBLISH_BEFORE)) {
       try (Graph g = base(f.replace('.', '_'))) {
-        List<String> commits = CrashMatrixTest.commitIds(g);
+        List<String> commits = GraphIo.commitIds(g);
         Throwable t;
         try (Failpoints.Armed a = Failpoints.arm(f, FailAction.error(), 1)) {
-          t = catchThrowable(() -> CrashMatrixTest.load(g, CrashMatrixTest.MERGE3.mode(), CrashMatrixTest.MERGE3.ndjson()));
+          t = catchThrowable(() -> GraphIo.load(g, CrashWrites.MERGE3.mode(), CrashWrites.MERGE3.ndjson()));
           assertThat(a.fired()).as(f).isEqualTo(1);
         }
         assertThat(t).as(f).isInstanceOf(RecoveryRequiredException.class).hasMessageContaining("recovery required");
         assertThat(((OmnigraphException) t).code()).isEqualTo("recovery_required");
         assertThat(Failpoints.injectedBy(t)).contains(f);
-        assertThat(CrashMatrixTest.commitIds(g)).as(f).isEqualTo(commits);
+        assertThat(GraphIo.commitIds(g)).as(f).isEqualTo(commits);
       }
     }
   }
@@ -81,18 +83,18 @@ class InjectedWriteErrorTest {
   @Test
   void anErrorAfterTheManifestCommitLeavesTheWriteDurable() {
     try (Graph g = base("after")) {
-      GraphModel after = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g))
-          .apply(CrashMatrixTest.MERGE3.mode(), CrashMatrixTest.MERGE3.ndjson());
-      List<String> commits = CrashMatrixTest.commitIds(g);
+      GraphModel after = GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g))
+          .apply(CrashWrites.MERGE3.mode(), CrashWrites.MERGE3.ndjson());
+      List<String> commits = GraphIo.commitIds(g);
       Throwable t;
       try (Failpoints.Armed a = Failpoints.arm(Failpoints.PUBLISH_AFTER, FailAction.error(), 1)) {
-        t = catchThrowable(() -> CrashMatrixTest.load(g, CrashMatrixTest.MERGE3.mode(), CrashMatrixTest.MERGE3.ndjson()));
+        t = catchThrowable(() -> GraphIo.load(g, CrashWrites.MERGE3.mode(), CrashWrites.MERGE3.ndjson()));
       }
       assertThat(t).isInstanceOf(OmnigraphException.class);
       assertThat(Failpoints.injectedBy(t)).contains(Failpoints.PUBLISH_AFTER);
       try (Graph again = Omnigraph.open(g.uri())) {
-        assertThat(GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(again))).isEqualTo(after);
-        assertThat(CrashMatrixTest.commitIds(again)).hasSize(commits.size() + 1);
+        assertThat(GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(again))).isEqualTo(after);
+        assertThat(GraphIo.commitIds(again)).hasSize(commits.size() + 1);
       }
     }
   }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.Omnigraph;
-import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -51,9 +53,9 @@ class KillLoopTest {
     Workload workload = new Workload(random);
     String uri = tmp.resolve("g").toString();
     GraphModel model;
-    try (Graph g = Omnigraph.init(uri, CrashMatrixTest.SCHEMA)) {
-      CrashMatrixTest.load(g, LoadMode.OVERWRITE, CrashMatrixTest.BASE);
-      model = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+    try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, CrashWrites.BASE);
+      model = GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g));
     }
     workload.observe(model);
     long maxWriteMillis = 600;
@@ -68,7 +70,7 @@ class KillLoopTest {
       List<String> beforeCommits;
       int beforeAudit;
       try (Graph g = Omnigraph.open(uri)) {
-        beforeCommits = CrashMatrixTest.commitIds(g);
+        beforeCommits = GraphIo.commitIds(g);
         beforeAudit = g.recoveries().size();
       }
       Path input = write(w.input());
@@ -78,7 +80,7 @@ class KillLoopTest {
       long writeMillis = -1;
       List<String> args = new ArrayList<>(List.of(uri));
       args.addAll(w.childArgs(input));
-      try (ChildJvm.Running r = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, Map.of(), args)) {
+      try (ChildJvm.Running r = CrashWriter.child(Map.of(), args).startLogged(tmp.resolve("children"))) {
         awaitLine(r, CrashWriter.WRITING_MARKER);
         sleep(delay);
         if (r.process().isAlive()) {
@@ -105,12 +107,12 @@ class KillLoopTest {
       }
       String outcome;
       try (Graph g = Omnigraph.open(uri)) {
-        GraphModel exported = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        GraphModel exported = GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g));
         // Mutations give inserted edges fresh ids: compare with edges keyed by content.
         GraphModel actual = exported.withoutEdgeIds();
         GraphModel expectBefore = model.withoutEdgeIds();
         GraphModel expectAfter = after.withoutEdgeIds();
-        List<String> commits = CrashMatrixTest.commitIds(g);
+        List<String> commits = GraphIo.commitIds(g);
         List<io.omnigraph.api.RecoveryRecord> audit = g.recoveries();
         List<io.omnigraph.api.RecoveryRecord> added = audit.subList(beforeAudit, audit.size());
         boolean oneMore = commits.size() == beforeCommits.size() + 1
@@ -136,7 +138,7 @@ class KillLoopTest {
         }
         // Checked equal up to edge ids: continue from the graph's own rows (real edge ids).
         model = exported;
-        List<String> sidecars = CrashMatrixTest.sidecars(uri, Map.of());
+        List<String> sidecars = CrashWrites.sidecars(uri, Map.of());
         if (!sidecars.isEmpty()) {
           divergences.add("iteration " + i + ": sidecars left after reopen: " + sidecars);
           break;
@@ -144,13 +146,13 @@ class KillLoopTest {
         // Nothing is wedged: a write touching every table succeeds.
         try {
           Workload.Write probe = workload.probe();
-          CrashMatrixTest.load(g, probe.mode(), probe.ndjson());
+          GraphIo.load(g, probe.mode(), probe.ndjson());
           model = model.copy().apply(probe.mode(), probe.ndjson());
         } catch (RuntimeException e) {
           divergences.add("iteration " + i + " (" + outcome + "): the next write failed: " + e);
           break;
         }
-        GraphModel now = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+        GraphModel now = GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g));
         if (!now.equals(model)) {
           divergences.add("iteration " + i + ": after the probe write: " + model.diff(now));
           break;
@@ -220,7 +222,7 @@ class KillLoopTest {
       }
 
       String input() {
-        return query != null ? CrashMatrixTest.GQ : ndjson;
+        return query != null ? CrashWrites.GQ : ndjson;
       }
     }
 
@@ -290,7 +292,7 @@ class KillLoopTest {
     private Write fire() {
       String p = pickFrom(persons);
       return Write.mutation("fire", "{\"name\":\"" + p + "\"}", "mutation fire " + p,
-          m -> m.deleteNode("Person", p, CrashMatrixTest.EDGE_ENDS));
+          m -> m.deleteNode("Person", p, CrashWrites.EDGE_ENDS));
     }
 
     /** A merge touching all three tables with fresh rows. */

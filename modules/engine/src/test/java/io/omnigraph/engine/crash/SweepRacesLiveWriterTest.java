@@ -7,6 +7,9 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.RecoveryOutcome;
 import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.PeopleGraph;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,22 +44,22 @@ class SweepRacesLiveWriterTest {
   private void runRace(boolean repair) throws Exception {
     String uri = tmp.resolve("g").toString();
     GraphModel before;
-    try (Graph g = Omnigraph.init(uri, CrashMatrixTest.SCHEMA)) {
-      CrashMatrixTest.load(g, LoadMode.OVERWRITE, CrashMatrixTest.BASE);
-      before = GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g));
+    try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, CrashWrites.BASE);
+      before = GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g));
     }
-    CrashMatrixTest.Writer w = CrashMatrixTest.MERGE3;
+    CrashWrites.Writer w = CrashWrites.MERGE3;
     GraphModel after = before.copy().apply(w.mode(), w.ndjson());
     Path input = Files.writeString(tmp.resolve("input.ndjson"), w.ndjson());
     Map<String, String> props = Map.of(Failpoints.SYSTEM_PROPERTY,
         Failpoints.TABLE_COMMIT_AFTER + "=delay:" + STALL_MILLIS + "@1");
-    try (ChildJvm.Running child = ChildJvm.start(tmp.resolve("children"), CrashWriter.class, props,
-        List.of(uri, "load", w.mode().wireName(), input.toString()))) {
+    try (ChildJvm.Running child = CrashWriter.child(props, List.of(uri, "load", w.mode().wireName(), input.toString()))
+        .startLogged(tmp.resolve("children"))) {
       List<String> pending = awaitSidecar(uri, child);
       // The first table commit lands right after the sidecar is armed; give it time, well inside the stall.
       Thread.sleep(1_000);
       assertThat(child.process().isAlive()).as("the writer is still inside its write").isTrue();
-      assertThat(CrashMatrixTest.sidecars(uri, Map.of())).as("its intent is still pending").isEqualTo(pending);
+      assertThat(CrashWrites.sidecars(uri, Map.of())).as("its intent is still pending").isEqualTo(pending);
 
       long t0 = System.nanoTime();
       List<RecoveryOutcome> repaired = List.of();
@@ -75,18 +78,18 @@ class SweepRacesLiveWriterTest {
       assertThat(repaired).as("nothing was left to repair").isEmpty();
     }
     try (Graph g = Omnigraph.open(uri)) {
-      assertThat(GraphModel.fromExport(CrashMatrixTest.KEYS, CrashMatrixTest.export(g)))
+      assertThat(GraphModel.fromExport(PeopleGraph.KEYS, GraphIo.export(g)))
           .as("the live write was published, not rolled back").isEqualTo(after);
       assertThat(g.recoveries()).as("no recovery happened").isEmpty();
       assertThat(g.commits().get(0).actor()).isEqualTo("crash-writer");
     }
-    assertThat(CrashMatrixTest.sidecars(uri, Map.of())).isEmpty();
+    assertThat(CrashWrites.sidecars(uri, Map.of())).isEmpty();
   }
 
   private static List<String> awaitSidecar(String uri, ChildJvm.Running child) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (true) {
-      List<String> s = CrashMatrixTest.sidecars(uri, Map.of());
+      List<String> s = CrashWrites.sidecars(uri, Map.of());
       if (!s.isEmpty()) {
         return s;
       }

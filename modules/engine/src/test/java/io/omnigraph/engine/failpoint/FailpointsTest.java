@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ErrorKind;
 import io.omnigraph.api.StorageFailureException;
-import io.omnigraph.engine.crash.ChildJvm;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -139,10 +139,9 @@ class FailpointsTest {
 
   @Test
   void aChildJvmHaltsAtTheFailpointNamedInTheSystemProperty() {
-    ChildJvm.Result r = ChildJvm.run(tmp, FailpointChild.class,
-        Map.of(Failpoints.SYSTEM_PROPERTY, Failpoints.TABLE_COMMIT_AFTER + "=halt@2"),
-        Failpoints.TABLE_COMMIT_BEFORE, Failpoints.TABLE_COMMIT_AFTER, Failpoints.TABLE_COMMIT_AFTER,
-        Failpoints.PUBLISH_BEFORE);
+    ChildJvm.Result r = ChildJvm.main(FailpointChild.class, Failpoints.TABLE_COMMIT_BEFORE,
+        Failpoints.TABLE_COMMIT_AFTER, Failpoints.TABLE_COMMIT_AFTER, Failpoints.PUBLISH_BEFORE).option("-Xmx512m")
+        .properties(Map.of(Failpoints.SYSTEM_PROPERTY, Failpoints.TABLE_COMMIT_AFTER + "=halt@2")).runLogged(tmp);
     assertThat(r.exitCode()).as(r.output()).isEqualTo(Failpoints.HALT_STATUS);
     assertThat(r.output()).contains("passed " + Failpoints.TABLE_COMMIT_BEFORE, "passed " + Failpoints.TABLE_COMMIT_AFTER,
         Failpoints.HALT_MARKER + Failpoints.TABLE_COMMIT_AFTER).doesNotContain("passed " + Failpoints.PUBLISH_BEFORE);
@@ -150,15 +149,15 @@ class FailpointsTest {
 
   @Test
   void aChildJvmGetsTheTypedErrorNamedInTheSystemProperty() {
-    ChildJvm.Result r = ChildJvm.run(tmp, FailpointChild.class,
-        Map.of(Failpoints.SYSTEM_PROPERTY, Failpoints.SIDECAR_WRITE + "=error"), Failpoints.SIDECAR_WRITE);
+    ChildJvm.Result r = ChildJvm.main(FailpointChild.class, Failpoints.SIDECAR_WRITE).option("-Xmx512m")
+        .properties(Map.of(Failpoints.SYSTEM_PROPERTY, Failpoints.SIDECAR_WRITE + "=error")).runLogged(tmp);
     assertThat(r.exitCode()).as(r.output()).isEqualTo(3);
     assertThat(r.output()).contains("error " + Failpoints.SIDECAR_WRITE + " internal");
   }
 
   @Test
   void aChildJvmWithoutThePropertyPassesEveryFailpoint() {
-    ChildJvm.Result r = ChildJvm.run(tmp, FailpointChild.class, Map.of(), Failpoints.PUBLISH_BEFORE);
+    ChildJvm.Result r = ChildJvm.main(FailpointChild.class, Failpoints.PUBLISH_BEFORE).option("-Xmx512m").runLogged(tmp);
     assertThat(r.exitCode()).as(r.output()).isZero();
     assertThat(r.output()).contains("passed " + Failpoints.PUBLISH_BEFORE, "done");
   }

@@ -8,6 +8,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.UnsupportedStorageVersionException;
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.ManifestPublisher.LineageIntent;
 import io.omnigraph.engine.manifest.ManifestPublisher.PublishRequest;
 import io.omnigraph.engine.manifest.ManifestPublisher.TableUpdate;
@@ -56,7 +57,7 @@ class ManifestPublisherTest {
   }
 
   static PublishRequest personTo(long from, long to, Optional<String> head, String commit) {
-    return new PublishRequest(List.of(new TableUpdate(PERSON, "node:Person", to, 7, "file:///x/nodes/p")),
+    return new PublishRequest(GraphBranch.MAIN, List.of(new TableUpdate(PERSON, "node:Person", to, 7, "file:///x/nodes/p")),
         Map.of("node:Person", from), head, new LineageIntent(commit, "alice", "load people", 20));
   }
 
@@ -67,7 +68,7 @@ class ManifestPublisherTest {
     assertThat(s.tables()).containsOnlyKeys("edge:Knows", "node:Person");
     assertThat(s.tables().get("node:Person").path()).isEqualTo("nodes/0000000000000001-0000000000000002");
     assertThat(s.graphHeads()).containsExactlyEntriesOf(Map.of("main", "GENESIS"));
-    assertThat(s.head().orElseThrow().parentCommitId()).isNull();
+    assertThat(s.head(GraphBranch.MAIN).orElseThrow().parentCommitId()).isNull();
     assertThat(read()).isEqualTo(s);
   }
 
@@ -78,7 +79,7 @@ class ManifestPublisherTest {
     assertThat(after.manifestVersion()).isEqualTo(2);
     ManifestState reread = read();
     assertThat(reread).isEqualTo(after);
-    GraphCommit c = reread.head().orElseThrow();
+    GraphCommit c = reread.head(GraphBranch.MAIN).orElseThrow();
     assertThat(c.commitId()).isEqualTo("C1");
     assertThat(c.parentCommitId()).isEqualTo("GENESIS");
     assertThat(c.actorId()).isEqualTo("alice");
@@ -104,7 +105,7 @@ class ManifestPublisherTest {
     genesis();
     new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
     assertThatThrownBy(() -> new ManifestPublisher(tables, store).publish(
-        new PublishRequest(List.of(), Map.of(), Optional.of("GENESIS"), new LineageIntent("C2", null, null, 30))))
+        new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(), Optional.of("GENESIS"), new LineageIntent("C2", null, null, 30))))
         .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
             new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "C1")));
   }
@@ -117,14 +118,14 @@ class ManifestPublisherTest {
     racer.beforeMerge = () -> {
       if (attempts.getAndIncrement() == 0) {
         // Another writer publishes an unrelated commit between this attempt's scan and its merge.
-        new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(), Optional.empty(),
+        new ManifestPublisher(tables, store).publish(new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(), Optional.empty(),
             new LineageIntent("OTHER", null, null, 15)));
       }
     };
     ManifestState after = racer.publish(personTo(1, 2, Optional.empty(), "C1"));
     assertThat(attempts.get()).isEqualTo(2);
     assertThat(after.manifestVersion()).isEqualTo(3);
-    assertThat(read().head().orElseThrow().parentCommitId()).isEqualTo("OTHER");
+    assertThat(read().head(GraphBranch.MAIN).orElseThrow().parentCommitId()).isEqualTo("OTHER");
   }
 
   @Test
@@ -134,7 +135,7 @@ class ManifestPublisherTest {
     AtomicInteger attempts = new AtomicInteger();
     racer.beforeMerge = () -> {
       if (attempts.getAndIncrement() == 0) {
-        new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(), Optional.empty(),
+        new ManifestPublisher(tables, store).publish(new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(), Optional.empty(),
             new LineageIntent("OTHER", null, null, 15)));
       }
     };
@@ -149,7 +150,7 @@ class ManifestPublisherTest {
     genesis();
     ManifestPublisher racer = new ManifestPublisher(tables, store);
     AtomicInteger attempts = new AtomicInteger();
-    racer.beforeMerge = () -> new ManifestPublisher(tables, store).publish(new PublishRequest(List.of(), Map.of(),
+    racer.beforeMerge = () -> new ManifestPublisher(tables, store).publish(new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(),
         Optional.empty(), new LineageIntent("OTHER" + attempts.incrementAndGet(), null, null, 15)));
     assertThatThrownBy(() -> racer.publish(personTo(1, 2, Optional.empty(), "C1")))
         .isInstanceOf(ConflictException.class).hasMessageContaining("exhausted 5 retries");
@@ -192,12 +193,12 @@ class ManifestPublisherTest {
     ManifestPublisher publisher = new ManifestPublisher(tables, store);
     ManifestState a = publisher.publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
     assertThat(read()).isEqualTo(a);
-    ManifestState b = publisher.publish(new PublishRequest(List.of(
+    ManifestState b = publisher.publish(new PublishRequest(GraphBranch.MAIN, List.of(
         new TableUpdate(PERSON, "node:Person", 3, 9, "file:///x/nodes/p"),
         new TableUpdate(KNOWS, "edge:Knows", 2, 4, "file:///x/edges/k")),
         Map.of("node:Person", 2L, "edge:Knows", 1L), Optional.of("C1"), new LineageIntent("C2", null, "two tables", 30)));
     assertThat(read()).isEqualTo(b);
-    ManifestState c = publisher.publish(new PublishRequest(List.of(), Map.of(), Optional.of("C2"),
+    ManifestState c = publisher.publish(new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(), Optional.of("C2"),
         new LineageIntent("C3", "bob", null, 40)));
     assertThat(read()).isEqualTo(c);
     assertThat(c.commits()).extracting(GraphCommit::commitId).containsExactly("GENESIS", "C1", "C2", "C3");
@@ -247,7 +248,7 @@ class ManifestPublisherTest {
     try (ManifestPublisher.Base base = publisher.openBase()) {
       assertThat(base.state().graphHeads()).containsEntry("main", "GENESIS");
       new ManifestPublisher(tables, store).publish(personTo(1, 2, Optional.of("GENESIS"), "C1"));
-      assertThatThrownBy(() -> publisher.publish(new PublishRequest(List.of(), Map.of(), Optional.of("GENESIS"),
+      assertThatThrownBy(() -> publisher.publish(new PublishRequest(GraphBranch.MAIN, List.of(), Map.of(), Optional.of("GENESIS"),
           new LineageIntent("C2", null, null, 30)), base))
           .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail()).contains(
               new ErrorDetail.ReadSetConflict("graph_head:main", "GENESIS", "C1")));

@@ -9,7 +9,7 @@ import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.engine.query.ColumnRef;
-import io.omnigraph.engine.query.QueryAst;
+import io.omnigraph.engine.query.QueryAst.CompOp;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
@@ -81,12 +81,6 @@ class TableStoreTest {
     return out;
   }
 
-  /** The filter {@code n <op> v}, rendered by the one filter renderer. */
-  static LanceFilter n(QueryAst.CompOp op, long v) {
-    return LanceFilter.of(new RowFilter.Compare(
-        new ColumnRef("n", new PropertyType.Scalar(ScalarKind.I64), true), op, v));
-  }
-
   long latest() {
     try (TableSnapshot s = store.reader().openLatest(loc)) {
       return s.version();
@@ -132,12 +126,17 @@ class TableStoreTest {
     assertThat(contents(v)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 21L, "c", 3L)));
   }
 
+  /** {@code n <op> value} over the I64 column {@code n}, rendered by the one filter renderer. */
+  static LanceFilter whereN(CompOp op, long value) {
+    return LanceFilter.of(new RowFilter.Compare(new ColumnRef("n", new PropertyType.Scalar(ScalarKind.I64), true), op, value));
+  }
+
   @Test
   void deleteStagesOnlyWhenRowsMatch() {
     commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2, "c", 3);
     try (TableSnapshot s = store.reader().openLatest(loc)) {
-      assertThat(store.writer().stageDelete(s, "node:P", n(QueryAst.CompOp.GT, 100))).isEmpty();
-      StagedWrite w = store.writer().stageDelete(s, "node:P", n(QueryAst.CompOp.GE, 2)).orElseThrow();
+      assertThat(store.writer().stageDelete(s, "node:P", whereN(CompOp.GT, 100))).isEmpty();
+      StagedWrite w = store.writer().stageDelete(s, "node:P", whereN(CompOp.GE, 2)).orElseThrow();
       assertThat(w.rowsWritten()).isEqualTo(2);
       assertThat(contents(store.writer().commitStaged(s, w))).containsOnlyKeys("a");
     }
@@ -286,7 +285,7 @@ class TableStoreTest {
 
   @Test
   void idFilterEscapesQuotes() {
-    assertThat(TableReader.idFilter(List.of("a", "o'brien")).sql()).isEqualTo("id IN ('a', 'o''brien')");
+    assertThat(LanceFilter.in("id", List.of("a", "o'brien")).sql()).isEqualTo("id IN ('a', 'o''brien')");
     commit(KeyedWriteMode.STRICT_INSERT, "o'brien", 1);
     try (TableSnapshot s = store.reader().openLatest(loc)) {
       assertThat(store.reader().existingIds(s, List.of("x", "o'brien"))).containsExactly("o'brien");

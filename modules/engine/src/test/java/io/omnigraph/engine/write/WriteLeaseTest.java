@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,10 +89,9 @@ class WriteLeaseTest {
 
   @Test
   void aCrashedHolderOnThisMachineIsNotWaitedOut() throws Exception {
-    Process p = new ProcessBuilder(io.omnigraph.engine.concurrency.ConcurrentWritersTest.javaCommand(
-        LeaseHolderChild.class, dir.toUri().toString())).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isEqualTo(3);
+    ChildJvm.Result child = ChildJvm.main(LeaseHolderChild.class, dir.toUri().toString()).run();
+    String out = child.output();
+    assertThat(child.exitCode()).as(out).isEqualTo(3);
     assertThat(out).contains("HELD");
     assertThat(root.readText(WriteLease.PATH)).hasValueSatisfying(t -> assertThat(t).contains("\"released\":false"));
     // The holder's lease would stay valid for 60 s; its process is gone, so it is free now.

@@ -1,4 +1,4 @@
-package io.omnigraph.engine;
+package io.omnigraph.engine.snapshot;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,21 +17,21 @@ import java.util.Optional;
 /**
  * The schema contract files at a graph root (engine.md section 1.2): {@code _schema.pg} (source),
  * {@code _schema.ir.json} (identity-bearing IR) and {@code __schema_state.json} (identity marker,
- * written last).
+ * written last). {@link SnapshotResolver} reads them for the schema of a cut.
  */
-final class SchemaFiles {
-  static final String SOURCE = "_schema.pg";
-  static final String IR = "_schema.ir.json";
-  static final String STATE = "__schema_state.json";
+public final class SchemaFiles {
+  public static final String SOURCE = "_schema.pg";
+  public static final String IR = "_schema.ir.json";
+  public static final String STATE = "__schema_state.json";
   static final int FORMAT_VERSION = 2;
-  static final int IDENTITY_VERSION = 2;
+  public static final int IDENTITY_VERSION = 2;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private SchemaFiles() {}
 
   /** Maps a schema compile failure to the public invalid-input error with line and column. */
-  static InvalidInputException invalid(SchemaException e) {
+  public static InvalidInputException invalid(SchemaException e) {
     return new InvalidInputException("invalid schema: " + e.getMessage(), new ErrorDetail.Validation(
         e.line() > 0 ? (long) e.line() : null, e.column() > 0 ? (long) e.column() : null, null,
         "schema_" + e.kind().name().toLowerCase(java.util.Locale.ROOT)), e);
@@ -52,7 +52,7 @@ final class SchemaFiles {
   }
 
   /** @return whether any of the three files exists */
-  static boolean anyExists(GraphRoot root) {
+  public static boolean anyExists(GraphRoot root) {
     return root.exists(SOURCE) || root.exists(IR) || root.exists(STATE);
   }
 
@@ -61,7 +61,7 @@ final class SchemaFiles {
    *
    * @return {@code false} when one of them already existed
    */
-  static boolean create(GraphRoot root, CompiledSchema schema) {
+  public static boolean create(GraphRoot root, CompiledSchema schema) {
     return root.createText(SOURCE, schema.source()) && root.createText(IR, schema.ir().toJson())
         && root.createText(STATE, stateJson(schema.ir()));
   }
@@ -72,7 +72,7 @@ final class SchemaFiles {
    * @return the compiled accepted schema, or empty when none of the files exists
    * @throws InternalErrorException when the files are incomplete or disagree with each other
    */
-  static Optional<CompiledSchema> read(GraphRoot root) {
+  public static Optional<CompiledSchema> read(GraphRoot root) {
     Optional<String> source = root.readText(SOURCE);
     Optional<String> ir = root.readText(IR);
     Optional<String> state = root.readText(STATE);

@@ -1,0 +1,282 @@
+package io.omnigraph.engine.snapshot;
+
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.engine.load.ArrowRows;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.query.RowFilter;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.Property;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.LanceFilter;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.validate.CommittedGraphView;
+import io.omnigraph.engine.table.TableReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The graph as of one ref: one manifest state (the cut), the schema accepted at that cut, and every
+ * table pinned at the version the cut publishes. Every read of a loader, a mutation or an export
+ * comes from one snapshot, so it sees one consistent graph however many writers publish meanwhile.
+ * Obtained from {@link SnapshotResolver#resolve}; tables are opened on first use and closed with the
+ * snapshot. Not thread-safe: one snapshot serves one operation.
+ *
+ * <p>Lookups report storage failures as {@link io.omnigraph.api.OmnigraphException}s; they never
+ * return partial answers.
+ */
+public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
+  /** The type of an edge's {@code src} and {@code dst} columns (node ids). */
+  private static final PropertyType ENDPOINT = new PropertyType.Scalar(ScalarKind.STRING);
+  /** At most this many values per {@code IN} filter of one scan. */
+  private static final int IN_LIST_MAX = 1024;
+
+  private final GraphRef ref;
+  private final ManifestState state;
+  private final CompiledSchema schema;
+  private final GraphRoot root;
+  private final TableReader tables;
+  private final Map<String, TableSnapshot> open = new TreeMap<>();
+
+  GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables) {
+    this.ref = ref;
+    this.state = state;
+    this.schema = schema;
+    this.root = root;
+    this.tables = tables;
+  }
+
+  /** @return what was resolved: a branch name or a commit id */
+  public GraphRef ref() {
+    return ref;
+  }
+
+  /** @return the cut: the manifest state every read of this snapshot comes from */
+  public ManifestState manifest() {
+    return state;
+  }
+
+  /** @return the schema accepted at this cut, read from the graph's schema files */
+  public CompiledSchema schema() {
+    return schema;
+  }
+
+  /**
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @return the table's published entry in the cut
+   */
+  public TableEntry entry(String tableKey) {
+    return state.table(tableKey).orElseThrow(() -> new InternalErrorException(
+        "table " + tableKey + " is not published at manifest version " + state.manifestVersion(), null));
+  }
+
+  /**
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @return the table pinned at its published version (opened once; owned by the snapshot, do not close)
+   */
+  public TableSnapshot table(String tableKey) {
+    TableSnapshot s = open.get(tableKey);
+    if (s == null) {
+      TableEntry e = entry(tableKey);
+      s = tables.openAt(root.lance(e.path()), e.version());
+      open.put(tableKey, s);
+    }
+    return s;
+  }
+
+  /**
+   * @param nodeType node type name
+   * @param ids candidate ids
+   * @return the subset of {@code ids} that exist in the node table
+   */
+  public Set<String> existingNodeIds(String nodeType, Set<String> ids) {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    return new LinkedHashSet<>(tables.existingIds(table("node:" + nodeType), ids));
+  }
+
+  /**
+   * Counts outgoing edges per source.
+   *
+   * @param edgeType edge type name
+   * @param srcIds source node ids
+   * @param ignoredEdgeIds edges with these ids are not counted (they are being replaced)
+   * @return source id → count (absent = 0)
+   */
+  public Map<String, Long> outgoingEdgeCounts(String edgeType, Set<String> srcIds, Set<String> ignoredEdgeIds) {
+    Map<String, Long> counts = new HashMap<>();
+    if (srcIds.isEmpty()) {
+      return counts;
+    }
+    for (LanceFilter filter : inFilters("src", srcIds)) {
+      scan("edge:" + edgeType, List.of("id", "src"), filter, batch -> {
+        VarCharVector id = (VarCharVector) batch.getVector("id");
+        VarCharVector src = (VarCharVector) batch.getVector("src");
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          if (!ignoredEdgeIds.contains(text(id, i))) {
+            counts.merge(text(src, i), 1L, Long::sum);
+          }
+        }
+      });
+    }
+    return counts;
+  }
+
+  /**
+   * Finds the rows holding {@code @unique} tuples.
+   *
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @param columns the constraint's columns (properties, or {@code src}/{@code dst} on edges)
+   * @param tuples candidate tuples, values in the loader's representation
+   * @return tuple → ids of the rows holding it (absent = none)
+   */
+  public Map<List<Object>, Set<String>> uniqueHolders(String tableKey, List<String> columns,
+      Set<List<Object>> tuples) {
+    Map<List<Object>, Set<String>> out = new HashMap<>();
+    if (tuples.isEmpty()) {
+      return out;
+    }
+    List<PropertyType> types = columns.stream().map(c -> columnType(tableKey, c)).toList();
+    List<String> projection = new ArrayList<>();
+    projection.add("id");
+    projection.addAll(columns);
+    scan(tableKey, projection, (LanceFilter) null, batch -> {
+      VarCharVector id = (VarCharVector) batch.getVector("id");
+      List<FieldVector> cols = columns.stream().map(batch::getVector).toList();
+      for (int i = 0; i < batch.getRowCount(); i++) {
+        List<Object> tuple = new ArrayList<>(cols.size());
+        for (int c = 0; c < cols.size(); c++) {
+          // The loader's representation (e.g. DateTime as epoch millis), so tuples compare equal.
+          tuple.add(ArrowRows.value(cols.get(c), types.get(c), i));
+        }
+        if (tuples.contains(tuple)) {
+          out.computeIfAbsent(tuple, k -> new HashSet<>()).add(text(id, i));
+        }
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Edges whose endpoint ({@code src} or {@code dst}) points at an id not in {@code survivingIds}:
+   * the edges an overwrite of the endpoint node type would orphan.
+   *
+   * @param edgeType edge type name
+   * @param endpointColumn {@code src} or {@code dst}
+   * @param survivingIds ids of the replacing image of the endpoint node type
+   * @param limit stop after this many findings
+   * @return up to {@code limit} pairs {@code [edgeId, endpointId]}
+   */
+  public List<String[]> orphanedEdges(String edgeType, String endpointColumn, Set<String> survivingIds, int limit) {
+    List<String[]> out = new ArrayList<>();
+    scan("edge:" + edgeType, List.of("id", endpointColumn), (LanceFilter) null, batch -> {
+      VarCharVector id = (VarCharVector) batch.getVector("id");
+      VarCharVector end = (VarCharVector) batch.getVector(endpointColumn);
+      for (int i = 0; i < batch.getRowCount() && out.size() < limit; i++) {
+        String target = text(end, i);
+        if (!survivingIds.contains(target)) {
+          out.add(new String[] {text(id, i), target});
+        }
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Scans one table of the cut.
+   *
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @param columns the projection ({@code null}: every column)
+   * @param filter the rows to keep ({@code null}: every row)
+   * @param batches receives each batch (valid only during the call)
+   */
+  public void scan(String tableKey, List<String> columns, RowFilter filter, Consumer<VectorSchemaRoot> batches) {
+    scan(tableKey, columns, filter == null ? null : LanceFilter.of(filter), batches);
+  }
+
+  private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
+    tables.scan(table(tableKey), columns, filter, batches);
+  }
+
+  /**
+   * Scans every row of one table of the cut in ascending id order.
+   *
+   * @param tableKey {@code node:T} or {@code edge:E}
+   * @param batches receives each batch (valid only during the call)
+   */
+  public void scanSortedById(String tableKey, Consumer<VectorSchemaRoot> batches) {
+    tables.scanSortedById(table(tableKey), batches);
+  }
+
+  @Override
+  public void close() {
+    RuntimeException first = null;
+    for (TableSnapshot s : open.values()) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    open.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** The declared type of a {@code @unique} column of {@code node:T} or {@code edge:E}. */
+  private PropertyType columnType(String tableKey, String column) {
+    String typeName = tableKey.substring(tableKey.indexOf(':') + 1);
+    Optional<Property> property;
+    if (tableKey.startsWith("edge:")) {
+      if (column.equals("src") || column.equals("dst")) {
+        return ENDPOINT;
+      }
+      property = schema.catalog().edge(typeName).flatMap(e -> e.property(column));
+    } else {
+      property = schema.catalog().node(typeName).flatMap(n -> n.property(column));
+    }
+    return property.map(Property::type).orElseThrow(() -> new InternalErrorException(
+        "@unique column " + column + " is not a property of " + tableKey, null));
+  }
+
+  private static String text(VarCharVector v, int i) {
+    return new String(v.get(i), StandardCharsets.UTF_8);
+  }
+
+  /** {@code column IN (...)} filters of at most {@value #IN_LIST_MAX} values each, over a system column. */
+  private static List<LanceFilter> inFilters(String column, Set<String> values) {
+    List<LanceFilter> out = new ArrayList<>();
+    List<String> chunk = new ArrayList<>();
+    for (String v : values) {
+      chunk.add(v);
+      if (chunk.size() == IN_LIST_MAX) {
+        out.add(LanceFilter.in(column, chunk));
+        chunk = new ArrayList<>();
+      }
+    }
+    if (!chunk.isEmpty()) {
+      out.add(LanceFilter.in(column, chunk));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,168 @@
+package io.omnigraph.engine.snapshot;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.engine.manifest.GraphCommit;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Resolves a {@link GraphRef} of one graph root to a {@link GraphSnapshot}: a branch to the latest
+ * manifest state (its head), a commit id to the manifest version that commit produced; then the
+ * schema accepted at that cut.
+ *
+ * <p>The schema of a cut: a cut records the identity of every table it publishes (stable table id
+ * and incarnation, which the schema IR assigns). The schema is read from the graph's schema files
+ * ({@link SchemaFiles}: source, IR and identity marker, checked against each other) and accepted for
+ * the cut only when every table of that schema is published in the cut with the identity the IR
+ * gives it; otherwise resolution fails with a typed internal error (rule
+ * {@value #SCHEMA_IDENTITY_MISMATCH}). The last schema verified is remembered with the identities it
+ * was verified against, so a cut recording the same identities costs no further reads.
+ *
+ * <p>Unknown refs are typed: {@link NotFoundException} with rule {@value #UNKNOWN_BRANCH} or
+ * {@value #UNKNOWN_COMMIT} in its {@link ErrorDetail.Validation} detail (field {@code ref}).
+ */
+public final class SnapshotResolver {
+  /** Rule of the NotFound failure for a branch the graph does not have. */
+  public static final String UNKNOWN_BRANCH = "unknown_branch";
+  /** Rule of the NotFound failure for a commit id the graph's lineage does not have. */
+  public static final String UNKNOWN_COMMIT = "unknown_commit";
+  /** Rule of the internal failure for schema files that do not match a cut's table identities. */
+  public static final String SCHEMA_IDENTITY_MISMATCH = "schema_identity_mismatch";
+
+  private final GraphRoot root;
+  private final TableStore tables;
+  private final ManifestStore manifest;
+  /** The last schema verified, with the table identities it was verified against. */
+  private volatile Verified verified;
+
+  private record Verified(Map<String, TableIdentity> identities, CompiledSchema schema) {}
+
+  /**
+   * @param root the graph root
+   * @param tables the table gateway
+   * @param manifest the root's manifest store
+   */
+  public SnapshotResolver(GraphRoot root, TableStore tables, ManifestStore manifest) {
+    this.root = Objects.requireNonNull(root);
+    this.tables = Objects.requireNonNull(tables);
+    this.manifest = Objects.requireNonNull(manifest);
+  }
+
+  /** A resolver with its own manifest store over {@code root}'s {@code __manifest}. */
+  public SnapshotResolver(GraphRoot root, TableStore tables) {
+    this(root, tables, new ManifestStore(tables, root.lance(ManifestStore.PATH)));
+  }
+
+  /**
+   * @param ref a branch or a commit
+   * @return the graph at {@code ref} (close it)
+   * @throws NotFoundException an unknown branch or commit, or no graph at the root
+   * @throws InternalErrorException the schema files do not match the cut
+   */
+  public GraphSnapshot resolve(GraphRef ref) {
+    ManifestState state = state(ref);
+    return new GraphSnapshot(ref, state, schemaAt(state), root, tables.reader());
+  }
+
+  /**
+   * @param ref a branch or a commit
+   * @return the manifest state {@code ref} denotes
+   * @throws NotFoundException an unknown branch or commit, or no graph at the root
+   */
+  public ManifestState state(GraphRef ref) {
+    ManifestState latest = latest();
+    if (ref instanceof GraphRef.Branch b) {
+      if (latest.headCommitId(b.name()).isEmpty()) {
+        throw new NotFoundException("no branch '" + b.name() + "' in the graph at " + root.uri(),
+            new ErrorDetail.Validation(null, null, "ref", UNKNOWN_BRANCH));
+      }
+      return latest;
+    }
+    String id = ((GraphRef.Commit) ref).commitId();
+    GraphCommit commit = latest.commit(id).orElseThrow(() -> new NotFoundException("no commit '" + id
+        + "' in the graph at " + root.uri(), new ErrorDetail.Validation(null, null, "ref", UNKNOWN_COMMIT)));
+    if (commit.manifestVersion() == latest.manifestVersion()) {
+      return latest;
+    }
+    ManifestState at = manifest.readVersion(commit.manifestVersion());
+    if (at.commit(id).isEmpty()) {
+      throw new InternalErrorException("corrupted graph manifest: commit " + id + " names manifest version "
+          + commit.manifestVersion() + ", which does not record it", null);
+    }
+    return at;
+  }
+
+  /** @return the latest manifest state (the head of every branch) */
+  public ManifestState latest() {
+    try (TableSnapshot m = manifest.openLatest()) {
+      return manifest.read(m);
+    }
+  }
+
+  /**
+   * The schema accepted at a cut: the graph's schema files, verified against the table identities
+   * the cut records.
+   *
+   * @throws InternalErrorException the files are missing, incomplete, disagree with each other, or
+   *     do not match the cut's table identities
+   */
+  public CompiledSchema schemaAt(ManifestState state) {
+    Map<String, TableIdentity> identities = identities(state);
+    Verified v = verified;
+    if (v != null && v.identities().equals(identities)) {
+      return v.schema();
+    }
+    CompiledSchema schema = SchemaFiles.read(root).orElseThrow(() -> new InternalErrorException("graph at "
+        + root.uri() + " has a manifest but no schema files", null));
+    return accept(schema, state);
+  }
+
+  /**
+   * Accepts {@code schema} for {@code state} after checking it against the cut's table identities
+   * (no I/O): for a schema the caller just wrote as the graph's schema files (init).
+   *
+   * @return {@code schema}
+   * @throws InternalErrorException when it does not match the cut
+   */
+  public CompiledSchema accept(CompiledSchema schema, ManifestState state) {
+    requireIdentities(schema, state);
+    verified = new Verified(identities(state), schema);
+    return schema;
+  }
+
+  /** Every table of the schema must be published in the cut with the identity the IR gives it. */
+  private void requireIdentities(CompiledSchema schema, ManifestState state) {
+    for (TableSpec t : schema.tables()) {
+      TableEntry e = state.table(t.tableKey()).orElseThrow(() -> mismatch(
+          "the schema's table " + t.tableKey() + " is not published in the manifest"));
+      TableIdentity expected = new TableIdentity(t.stableTableId(), t.tableIncarnationId());
+      if (!e.identity().equals(expected)) {
+        throw mismatch("table " + t.tableKey() + " is published as " + e.identity() + " but the schema IR says "
+            + expected);
+      }
+    }
+  }
+
+  private InternalErrorException mismatch(String what) {
+    return new InternalErrorException(what + " (graph at " + root.uri() + ", manifest cut does not match "
+        + SchemaFiles.IR + ")", new ErrorDetail.Validation(null, null, SchemaFiles.IR, SCHEMA_IDENTITY_MISMATCH));
+  }
+
+  private static Map<String, TableIdentity> identities(ManifestState state) {
+    Map<String, TableIdentity> out = new TreeMap<>();
+    state.tables().forEach((k, e) -> out.put(k, e.identity()));
+    return out;
+  }
+}
