@@ -1,6 +1,7 @@
 package io.omnigraph.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ErrorKind;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.storage.StorageException;
@@ -24,10 +25,20 @@ public final class Failures {
       return report(f.exitCode(), f.code(), f.getMessage());
     }
     if (t instanceof OmnigraphException e) {
-      return new Report(exitCode(e.kind()), e.code(), e.getMessage(), Json.parseObject(e.toJson()));
+      ObjectNode json = Json.parseObject(e.toJson());
+      String code = e.code();
+      if (e.kind() == ErrorKind.STORAGE) {
+        // The engine's code for a storage failure is the HTTP-style "internal" (500); the CLI exits
+        // 4 for it, so its JSON says "storage" (or "permission_denied"), agreeing with the exit code.
+        code = e.detail().orElse(null) instanceof ErrorDetail.Storage s
+            && StorageException.Kind.PERMISSION.name().equals(s.storageKind()) ? "permission_denied" : "storage";
+        json.put("code", code);
+      }
+      return new Report(exitCode(e.kind()), code, e.getMessage(), json);
     }
     if (t instanceof StorageException s) {
-      Report r = report(ExitCode.STORAGE, "storage", s.getMessage());
+      Report r = report(ExitCode.STORAGE,
+          s.kind() == StorageException.Kind.PERMISSION ? "permission_denied" : "storage", s.getMessage());
       ObjectNode detail = r.json().putObject("storage");
       detail.put("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT));
       if (s.path() != null) {

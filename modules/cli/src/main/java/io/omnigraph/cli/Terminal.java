@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * The streams one invocation uses. Results go to {@link #stdout()} (raw bytes, e.g. an export) or
@@ -16,19 +17,30 @@ import java.nio.charset.StandardCharsets;
  * @param out standard output as UTF-8 text (shares {@code stdout}; flush it before writing bytes)
  * @param err standard error as UTF-8 text (shares {@code stderr})
  * @param interactive whether stderr is a terminal (progress then redraws one line)
+ * @param env the environment variables the CLI reads (e.g. {@code OMNIGRAPH_STORE})
  */
 public record Terminal(InputStream stdin, OutputStream stdout, OutputStream stderr, PrintWriter out,
-    PrintWriter err, boolean interactive) {
+    PrintWriter err, boolean interactive, Map<String, String> env) {
 
-  /** @return a terminal over the given byte streams */
+  public Terminal {
+    env = Map.copyOf(env);
+  }
+
+  /** @return a terminal over the given byte streams, with the process's environment */
   public static Terminal of(InputStream stdin, OutputStream stdout, OutputStream stderr, boolean interactive) {
+    return of(stdin, stdout, stderr, interactive, System.getenv());
+  }
+
+  /** @return a terminal over the given byte streams and environment */
+  public static Terminal of(InputStream stdin, OutputStream stdout, OutputStream stderr, boolean interactive,
+      Map<String, String> env) {
     return new Terminal(stdin, stdout, stderr,
         new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true),
         new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true),
-        interactive);
+        interactive, env);
   }
 
-  /** @return the process's own streams */
+  /** @return the process's own streams and environment */
   public static Terminal system() {
     return of(System.in, System.out, System.err, System.console() != null);
   }

@@ -30,6 +30,11 @@ public final class AzureBlobStorageProvider implements StorageAdapterProvider {
     return SCHEMES;
   }
 
+  @Override
+  public Set<String> optionKeys() {
+    return AzureOptions.KEYS;
+  }
+
   /**
    * @throws StorageException {@code CONFIGURATION} for a malformed root, an unknown or malformed
    *     option, contradicting options, a plain-HTTP endpoint without {@code allow-http=true}, a

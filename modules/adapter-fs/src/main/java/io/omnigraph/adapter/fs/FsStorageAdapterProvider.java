@@ -42,6 +42,11 @@ public final class FsStorageAdapterProvider implements StorageAdapterProvider {
   }
 
   @Override
+  public Set<String> optionKeys() {
+    return Set.of(LIST_PAGE_SIZE);
+  }
+
+  @Override
   public StorageAdapter open(URI root, Map<String, String> options) throws StorageException {
     return openWithIoHook(root, options, StorageIoHook.NONE);
   }

@@ -43,6 +43,11 @@ public final class GcsStorageAdapterProvider implements StorageAdapterProvider {
   }
 
   @Override
+  public Set<String> optionKeys() {
+    return GcsOptions.KEYS;
+  }
+
+  @Override
   public StorageAdapter open(URI root, Map<String, String> options) throws StorageException {
     if (root == null || !"gs".equalsIgnoreCase(root.getScheme())) {
       throw GcsOptions.config("not a gs:// root: " + root);

@@ -22,6 +22,11 @@ public final class S3StorageProvider implements StorageAdapterProvider {
     return Set.of("s3");
   }
 
+  @Override
+  public Set<String> optionKeys() {
+    return S3Settings.KEYS;
+  }
+
   /**
    * {@inheritDoc}
    *

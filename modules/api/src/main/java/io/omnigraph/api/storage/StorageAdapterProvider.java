@@ -19,6 +19,17 @@ public interface StorageAdapterProvider {
   Set<String> schemes();
 
   /**
+   * The option keys {@link #open(URI, Map)} accepts, so a caller such as the CLI can report an
+   * unknown key as its user's mistake before any request is made.
+   *
+   * @return the accepted keys; empty when the provider does not declare them (then only
+   *     {@link #open(URI, Map)} judges the options)
+   */
+  default Set<String> optionKeys() {
+    return Set.of();
+  }
+
+  /**
    * Opens a root.
    *
    * @param root the root URI, with one of {@link #schemes()}

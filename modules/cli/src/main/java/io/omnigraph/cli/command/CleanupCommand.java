@@ -24,7 +24,7 @@ public final class CleanupCommand extends GraphCommand implements Callable<Integ
 
   @Override
   public Integer call() {
-    CleanupResult result = Omnigraph.cleanup(uri(positional), openOptions());
+    CleanupResult result = Omnigraph.cleanup(uri(positional), openOptions(uri(positional)));
     long total = result.removedVersions().values().stream().mapToLong(Long::longValue).sum();
     if (output.json()) {
       ObjectNode o = Json.object();

@@ -44,7 +44,8 @@ public final class CommitCommand implements Runnable {
         if (output.json()) {
           ObjectNode o = Json.object();
           ArrayNode array = o.putArray("commits");
-          commits.forEach(c -> array.add(CommitJson.of(c)));
+          TableOrder order = TableOrder.of(graph.schema());
+          commits.forEach(c -> array.add(CommitJson.of(c, order)));
           out.println(Json.write(o));
         } else {
           commits.forEach(c -> out.println(CommitJson.line(c)));
@@ -71,7 +72,7 @@ public final class CommitCommand implements Runnable {
             .orElseThrow(() -> new NotFoundException("no commit '" + commitId + "' in " + graph.uri(), null));
         PrintWriter out = terminal().out();
         if (output.json()) {
-          out.println(Json.write(CommitJson.of(c)));
+          out.println(Json.write(CommitJson.of(c, TableOrder.of(graph.schema()))));
           return 0;
         }
         out.println("commit   " + c.id());
@@ -83,7 +84,7 @@ public final class CommitCommand implements Runnable {
           out.println("message  " + c.message());
         }
         out.println("tables");
-        for (Map.Entry<String, Long> e : c.tableVersions().entrySet()) {
+        for (Map.Entry<String, Long> e : TableOrder.of(graph.schema()).sorted(c.tableVersions()).entrySet()) {
           out.println("  " + e.getKey() + " @ v" + e.getValue());
         }
       }

@@ -13,9 +13,10 @@ final class CommitJson {
    * The commit object of write results and {@code commit list|show}: the reference CLI's fields
    * ({@code graph_commit_id}, {@code graph_branch}, {@code graph_manifest_version},
    * {@code parent_commit_id}, {@code merged_parent_commit_id}, {@code actor_id},
-   * {@code created_at}) plus {@code message} and {@code table_versions}; absent values omitted.
+   * {@code created_at}) plus {@code message} and {@code table_versions} (in {@code order}); absent
+   * values omitted.
    */
-  static ObjectNode of(CommitInfo c) {
+  static ObjectNode of(CommitInfo c, TableOrder order) {
     ObjectNode o = Json.object();
     o.put("graph_commit_id", c.id());
     o.put("graph_branch", "main");
@@ -34,7 +35,7 @@ final class CommitJson {
       o.put("message", c.message());
     }
     ObjectNode tables = o.putObject("table_versions");
-    for (Map.Entry<String, Long> e : c.tableVersions().entrySet()) {
+    for (Map.Entry<String, Long> e : order.sorted(c.tableVersions()).entrySet()) {
       tables.put(e.getKey(), e.getValue());
     }
     return o;

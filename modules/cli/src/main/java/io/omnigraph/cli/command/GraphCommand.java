@@ -34,17 +34,23 @@ abstract class GraphCommand {
 
   /** @return the graph's URI from {@code positional} or {@code --store} */
   final String uri(String positional) {
-    return graphOptions.uri(positional);
+    return graphOptions.uri(positional, terminal().env().get(GraphOptions.STORE_ENV));
   }
 
-  /** @return the storage options from {@code --option} */
-  final OpenOptions openOptions() {
+  /**
+   * @param uri the graph root the options are for
+   * @return the storage options from {@code --option}
+   * @throws CliFailure a usage error for a key the root's adapter does not accept
+   */
+  final OpenOptions openOptions(String uri) {
+    StorageOptionKeys.check(uri, graphOptions.options());
     return new OpenOptions(graphOptions.options());
   }
 
   /** Opens the graph named by {@code positional} or {@code --store}. */
   final Graph open(String positional) {
-    return Omnigraph.open(uri(positional), openOptions());
+    String uri = uri(positional);
+    return Omnigraph.open(uri, openOptions(uri));
   }
 
   /**

@@ -7,36 +7,46 @@ import picocli.CommandLine.Option;
 
 /**
  * Where the graph lives: {@code --store <uri>} (alias {@code --uri}), or the command's positional
- * URI; plus storage options for the adapter as repeated {@code --option k=v}.
+ * URI, or else the {@code OMNIGRAPH_STORE} environment variable; plus storage options for the
+ * adapter as repeated {@code --option k=v}.
  */
 public final class GraphOptions {
+  /** The environment variable naming the default graph, so scripts need not repeat the path. */
+  public static final String STORE_ENV = "OMNIGRAPH_STORE";
 
   @Option(
       names = {"--store", "--uri"},
       paramLabel = "<uri>",
-      description = "Graph root: a local path, file://, s3://, gs:// or az:// URI (instead of the positional URI).")
+      description = "Graph root: a local path, file://, s3://, gs:// or az:// URI (instead of the positional URI;"
+          + " default: $OMNIGRAPH_STORE).")
   String store;
 
   @Option(
       names = "--option",
       paramLabel = "<key=value>",
-      description = "Storage option passed to the adapter (repeatable), e.g. --option aws_region=us-east-1.")
+      description = "Storage option passed to the adapter (repeatable), e.g. --option region=us-east-1 for s3:// roots.")
   Map<String, String> options = new LinkedHashMap<>();
 
   /**
    * @param positional the command's positional URI, or {@code null}
+   * @param fromEnv the value of {@code OMNIGRAPH_STORE}, or {@code null}; used only when neither
+   *     the positional URI nor {@code --store} is given
    * @return the graph URI the user named
    * @throws CliFailure a usage error when none or two different URIs were given
    */
-  public String uri(String positional) {
+  public String uri(String positional, String fromEnv) {
     if (positional != null && store != null && !positional.equals(store)) {
       throw CliFailure.usage("the graph was given twice: positional '" + positional + "' and --store '" + store + "'");
     }
-    String uri = positional != null ? positional : store;
+    String uri = positional != null ? positional : store != null ? store : blankToNull(fromEnv);
     if (uri == null || uri.isBlank()) {
-      throw CliFailure.usage("no graph given: pass its URI as an argument or with --store <uri>");
+      throw CliFailure.usage("no graph given: pass its URI as an argument, with --store <uri>, or in " + STORE_ENV);
     }
     return uri;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
   }
 
   /** @return the storage options, in the order given (a copy) */

@@ -31,7 +31,7 @@ public final class InitCommand extends GraphCommand implements Callable<Integer>
   public Integer call() {
     String uri = uri(positional);
     String source = readLocalText(schema, "schema");
-    try (Graph graph = Omnigraph.init(uri, source, openOptions())) {
+    try (Graph graph = Omnigraph.init(uri, source, openOptions(uri))) {
       SchemaInfo info = graph.schema();
       List<CommitInfo> commits = graph.commits();
       CommitInfo genesis = commits.get(commits.size() - 1);
@@ -41,7 +41,7 @@ public final class InitCommand extends GraphCommand implements Callable<Integer>
         o.put("uri", uri);
         o.put("schema_identity", info.identity());
         info.tableKeys().forEach(o.putArray("tables")::add);
-        o.set("commit", CommitJson.of(genesis));
+        o.set("commit", CommitJson.of(genesis, TableOrder.of(info)));
         out.println(Json.write(o));
       } else {
         out.println("initialized " + uri + ": " + info.tableKeys().size() + " tables "

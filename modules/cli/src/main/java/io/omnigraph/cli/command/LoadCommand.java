@@ -10,7 +10,11 @@ import io.omnigraph.api.LoadResult;
 import io.omnigraph.cli.CliFailure;
 import io.omnigraph.cli.ExitCode;
 import io.omnigraph.cli.Json;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.PushbackInputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -59,16 +63,72 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
         quiet ? LoadProgressListener.NONE : new ProgressPrinter(terminal().err(), terminal().interactive());
     LoadOptions options = LoadOptions.defaults().withActor(commit.actor()).withMessage(commit.message()).withProgress(progress)
         .withExpectedHead(commit.expectHead());
+    PushbackInputStream stdin = file == null ? new PushbackInputStream(terminal().stdin(), 1) : null;
     try (Graph graph = open(positional)) {
+      if (file == null ? isBlank(stdin) : isBlank(file)) {
+        printNothingToLoad(uri, graph);
+        return 0;
+      }
       LoadResult result = file == null
-          ? graph.load(mode, terminal().stdin(), options)
+          ? graph.load(mode, stdin, options)
           : graph.load(mode, file, options);
-      print(uri, result, graph.commit(result.commitId()).orElse(null));
+      print(uri, result, graph.commit(result.commitId()).orElse(null), TableOrder.of(graph.schema()));
     }
     return 0;
   }
 
-  private void print(String uri, LoadResult result, CommitInfo commit) {
+  /**
+   * An input with no line but blank ones publishes no commit: there is nothing to record. Only the
+   * leading whitespace is read, so a large input costs nothing here.
+   */
+  private static boolean isBlank(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return firstNonBlank(in) < 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read data file " + file, e);
+    }
+  }
+
+  private static boolean isBlank(PushbackInputStream stdin) {
+    try {
+      int b = firstNonBlank(stdin);
+      if (b < 0) {
+        return true;
+      }
+      stdin.unread(b);
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read standard input", e);
+    }
+  }
+
+  /** @return the first byte that is not JSON whitespace, or -1 at the end of the input */
+  private static int firstNonBlank(InputStream in) throws IOException {
+    int b;
+    do {
+      b = in.read();
+    } while (b == ' ' || b == '\t' || b == '\n' || b == '\r');
+    return b;
+  }
+
+  private void printNothingToLoad(String uri, Graph graph) {
+    PrintWriter out = terminal().out();
+    String head = graph.commits().get(0).id();
+    if (output.json()) {
+      ObjectNode o = Json.object();
+      o.put("uri", uri);
+      o.put("mode", mode.wireName());
+      o.put("rows_read", 0);
+      o.putObject("tables");
+      o.putNull("commit");
+      o.put("head", head);
+      out.println(Json.write(o));
+    } else {
+      out.println("nothing to load: the input has no lines; no commit made (head stays " + head + ")");
+    }
+  }
+
+  private void print(String uri, LoadResult result, CommitInfo commit, TableOrder order) {
     PrintWriter out = terminal().out();
     if (output.json()) {
       ObjectNode o = Json.object();
@@ -76,16 +136,16 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
       o.put("mode", result.mode().wireName());
       o.put("rows_read", result.rowsRead());
       ObjectNode tables = o.putObject("tables");
-      for (Map.Entry<String, Long> e : result.rowsByTable().entrySet()) {
+      for (Map.Entry<String, Long> e : order.sorted(result.rowsByTable()).entrySet()) {
         tables.put(e.getKey(), e.getValue());
       }
-      o.set("commit", commit != null ? CommitJson.of(commit) : Json.object().put("graph_commit_id", result.commitId()));
+      o.set("commit", commit != null ? CommitJson.of(commit, order) : Json.object().put("graph_commit_id", result.commitId()));
       out.println(Json.write(o));
       return;
     }
-    out.println("loaded " + result.rowsRead() + " rows (" + result.mode().wireName() + ") into " + uri
+    out.println("loaded " + Counts.rows(result.rowsRead()) + " (" + result.mode().wireName() + ") into " + uri
         + " as commit " + result.commitId());
-    for (Map.Entry<String, Long> e : new java.util.TreeMap<>(result.rowsByTable()).entrySet()) {
+    for (Map.Entry<String, Long> e : order.sorted(result.rowsByTable()).entrySet()) {
       out.println("  " + e.getKey() + ": " + e.getValue());
     }
   }

@@ -91,7 +91,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
     MutationOptions options = new MutationOptions(commit.actor(), commit.message(), commit.expectHead());
     try (Graph graph = open(positionalUri)) {
       MutationResult result = graph.mutate(gq, queryName, values, options);
-      print(uri, result, result.commit().flatMap(graph::commit).orElse(null));
+      print(uri, result, result.commit().flatMap(graph::commit).orElse(null), TableOrder.of(graph.schema()));
     }
     return 0;
   }
@@ -117,7 +117,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
     return QueryParams.pairs(params);
   }
 
-  private void print(String uri, MutationResult result, CommitInfo commit) {
+  private void print(String uri, MutationResult result, CommitInfo commit, TableOrder order) {
     PrintWriter out = terminal().out();
     if (output.json()) {
       ObjectNode o = Json.object();
@@ -126,12 +126,12 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       o.put("affected_nodes", result.affectedNodes());
       o.put("affected_edges", result.affectedEdges());
       ObjectNode tables = o.putObject("tables");
-      for (Map.Entry<String, MutationResult.TableChanges> e : result.tables().entrySet()) {
+      for (Map.Entry<String, MutationResult.TableChanges> e : order.sorted(result.tables()).entrySet()) {
         tables.putObject(e.getKey()).put("inserted", e.getValue().inserted()).put("updated", e.getValue().updated())
             .put("deleted", e.getValue().deleted());
       }
       if (commit != null) {
-        o.set("commit", CommitJson.of(commit));
+        o.set("commit", CommitJson.of(commit, order));
       } else if (result.commitId() != null) {
         o.set("commit", Json.object().put("graph_commit_id", result.commitId()));
       } else {
@@ -144,9 +144,9 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       out.println("mutation " + result.queryName() + " changed nothing in " + uri + "; no commit");
       return;
     }
-    out.println("mutation " + result.queryName() + " changed " + result.affectedNodes() + " nodes and "
-        + result.affectedEdges() + " edges in " + uri + " as commit " + result.commitId());
-    for (Map.Entry<String, MutationResult.TableChanges> e : result.tables().entrySet()) {
+    out.println("mutation " + result.queryName() + " changed " + Counts.of(result.affectedNodes(), "node", "nodes")
+        + " and " + Counts.of(result.affectedEdges(), "edge", "edges") + " in " + uri + " as commit " + result.commitId());
+    for (Map.Entry<String, MutationResult.TableChanges> e : order.sorted(result.tables()).entrySet()) {
       MutationResult.TableChanges c = e.getValue();
       out.println("  " + e.getKey() + ": inserted " + c.inserted() + ", updated " + c.updated() + ", deleted " + c.deleted());
     }

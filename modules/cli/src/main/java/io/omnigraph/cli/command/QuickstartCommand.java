@@ -71,12 +71,12 @@ public final class QuickstartCommand implements Callable<Integer> {
 
       LoadResult loaded = graph.load(LoadMode.OVERWRITE, new ByteArrayInputStream(QuickstartData.ndjson()),
           LoadOptions.defaults().withActor("quickstart").withMessage("demo data"));
-      step("load", "loaded " + loaded.rowsRead() + " rows (overwrite) as commit " + loaded.commitId()
-          + ": " + tables(loaded.rowsByTable()));
+      step("load", "loaded " + Counts.rows(loaded.rowsRead()) + " (overwrite) as commit " + loaded.commitId()
+          + ": " + tables(TableOrder.of(graph.schema()).sorted(loaded.rowsByTable())));
 
       LoadResult merged = graph.load(LoadMode.MERGE, new ByteArrayInputStream(QuickstartData.mergeUpdate()),
           LoadOptions.defaults().withActor("quickstart").withMessage("re-rate five books, add a reader"));
-      step("merge", "merged " + merged.rowsRead() + " rows (5 books re-rated, 1 reader and 1 edge added) as commit "
+      step("merge", "merged " + Counts.rows(merged.rowsRead()) + " (5 books re-rated, 1 reader and 1 edge added) as commit "
           + merged.commitId());
 
       ByteArrayOutputStream exported = new ByteArrayOutputStream();
@@ -86,10 +86,11 @@ public final class QuickstartCommand implements Callable<Integer> {
       result.put("exported_lines", lines.length);
 
       List<CommitInfo> commits = graph.commits();
+      TableOrder order = TableOrder.of(graph.schema());
       step("commits", commits.size() + " commits, newest first:");
       ArrayNode commitArray = result.putArray("commits");
       for (CommitInfo c : commits) {
-        commitArray.add(CommitJson.of(c));
+        commitArray.add(CommitJson.of(c, order));
         if (!output.json()) {
           out.println("    " + CommitJson.line(c));
         }
@@ -119,7 +120,7 @@ public final class QuickstartCommand implements Callable<Integer> {
 
   private static String tables(Map<String, Long> rows) {
     StringBuilder sb = new StringBuilder();
-    new java.util.TreeMap<>(rows).forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+    rows.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
     return sb.toString();
   }
 

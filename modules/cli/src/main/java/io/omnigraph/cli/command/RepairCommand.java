@@ -31,7 +31,7 @@ public final class RepairCommand extends GraphCommand implements Callable<Intege
 
   @Override
   public Integer call() {
-    List<RecoveryOutcome> outcomes = Omnigraph.repair(uri(positional), openOptions(), dryRun);
+    List<RecoveryOutcome> outcomes = Omnigraph.repair(uri(positional), openOptions(uri(positional)), dryRun);
     if (output.json()) {
       ObjectNode o = Json.object();
       o.put("uri", uri(positional));

@@ -40,9 +40,14 @@ public final class TckCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = {"--uri", "--store"}, required = true, paramLabel = "<uri>",
-      description = "Root to test: /tmp/tck, file:///tmp/tck, s3://bucket/prefix, gs://..., az://...")
+  // One flag name in the usage, the help and the error ('--uri', as the runner itself names it);
+  // --store is accepted as a hidden alias, like the graph commands' --store/--uri pair.
+  @Option(names = "--uri", paramLabel = "<uri>",
+      description = "Root to test (required): /tmp/tck, file:///tmp/tck, s3://bucket/prefix, gs://..., az://...")
   String uri;
+
+  @Option(names = "--store", paramLabel = "<uri>", hidden = true, description = "Same as --uri.")
+  String storeAlias;
 
   @Option(names = "--option", paramLabel = "<key=value>", description = "Adapter option (repeatable).")
   Map<String, String> options = new LinkedHashMap<>();
@@ -50,6 +55,13 @@ public final class TckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Terminal terminal = ((OmnigraphCli) spec.root().userObject()).terminal();
+    if (uri != null && storeAlias != null && !uri.equals(storeAlias)) {
+      throw CliFailure.usage("the root was given twice: --uri '" + uri + "' and --store '" + storeAlias + "'");
+    }
+    String uri = this.uri != null ? this.uri : storeAlias;
+    if (uri == null) {
+      throw CliFailure.usage("Missing required option: '--uri=<uri>' (the storage root to test)");
+    }
     List<String> args = new ArrayList<>(List.of("--uri", uri));
     options.forEach((k, v) -> args.addAll(List.of("--option", k + "=" + v)));
 

@@ -60,7 +60,7 @@ class MutateCommandTest {
   void mutatePrintsCountsPerTableAndTheNewCommit() {
     CliRun run = mutate(graph, "--query", queries.toString(), "--name", "add", "--param", "name=ada", "--param", "age=36");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("mutation add changed 1 nodes and 0 edges", "as commit " + head(),
+    assertThat(run.out()).contains("mutation add changed 1 node and 0 edges", "as commit " + head(),
         "node:Person: inserted 1, updated 0, deleted 0");
   }
 

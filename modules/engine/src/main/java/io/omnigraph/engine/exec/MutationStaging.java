@@ -2,7 +2,6 @@ package io.omnigraph.engine.exec;
 
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.ResourceLimitException;
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.CompiledSchema;
@@ -17,6 +16,7 @@ import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
@@ -248,7 +248,7 @@ public final class MutationStaging implements AutoCloseable {
         }
         List<Object> values = new ArrayList<>(props.size());
         for (int c = 0; c < props.size(); c++) {
-          values.add(ArrowRows.value(cols.get(c), props.get(c).type(), i));
+          values.add(ArrowValues.get(cols.get(c), props.get(c).type(), i));
         }
         out.add(new Row(id, values));
       }
@@ -359,7 +359,7 @@ public final class MutationStaging implements AutoCloseable {
         for (String c : columns) {
           Property q = byName.get(c);
           FieldVector v = batch.getVector(c);
-          tuple.add(q == null ? text((VarCharVector) v, i) : UniqueTuples.normalize(ArrowRows.value(v, q.type(), i)));
+          tuple.add(q == null ? text((VarCharVector) v, i) : UniqueTuples.normalize(ArrowValues.get(v, q.type(), i)));
         }
         if (tuples.contains(tuple)) {
           out.computeIfAbsent(tuple, k -> new LinkedHashSet<>()).add(id);

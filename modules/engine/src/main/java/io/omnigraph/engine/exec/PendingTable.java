@@ -1,6 +1,5 @@
 package io.omnigraph.engine.exec;
 
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.query.ArrowRowValues;
 import io.omnigraph.engine.query.RowFilter;
 import io.omnigraph.engine.schema.EdgeType;
@@ -9,6 +8,7 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.SourcePos;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
+import io.omnigraph.engine.value.ArrowValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -96,7 +96,7 @@ final class PendingTable implements AutoCloseable {
       ((VarCharVector) rows.getVector(col++)).setSafe(i, dst.getBytes(StandardCharsets.UTF_8));
     }
     for (int p = 0; p < props.size(); p++) {
-      ArrowRows.setValue(rows.getVector(col + p), props.get(p).type(), i, values.get(p));
+      ArrowValues.set(rows.getVector(col + p), props.get(p).type(), i, values.get(p));
     }
     count++;
     rows.setRowCount(count);
@@ -114,7 +114,7 @@ final class PendingTable implements AutoCloseable {
     int col = edge != null ? 3 : 1;
     List<Object> out = new ArrayList<>(props.size());
     for (int p = 0; p < props.size(); p++) {
-      out.add(ArrowRows.value(rows.getVector(col + p), props.get(p).type(), i));
+      out.add(ArrowValues.get(rows.getVector(col + p), props.get(p).type(), i));
     }
     return out;
   }

@@ -17,6 +17,7 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.value.ArrowValues;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -381,7 +382,7 @@ final class FastLineDecoder implements AutoCloseable {
       if (s.keyMember[i] || !s.props.get(i).nullable()) {
         return false;
       }
-      ArrowRows.setNullCell(v, slot);
+      ArrowValues.setNull(v, slot);
       return true;
     }
     PropertyType type = s.types[i];
@@ -461,7 +462,7 @@ final class FastLineDecoder implements AutoCloseable {
         if (s.keyMember[i] || !s.props.get(i).nullable()) {
           return false;
         }
-        ArrowRows.setNullCell(t.column(i), slot);
+        ArrowValues.setNull(t.column(i), slot);
       }
     }
     for (int c = 0; c < s.rowCheckIndex.length; c++) {

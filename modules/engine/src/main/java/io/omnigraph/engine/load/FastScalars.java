@@ -3,6 +3,7 @@ package io.omnigraph.engine.load;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.Scalars;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -114,11 +115,11 @@ final class FastScalars {
         return false;
       }
     } else if (tok == JsonToken.VALUE_STRING) {
-      String text = p.getText();
-      if (!text.equals("NaN") && !text.equals("Infinity") && !text.equals("-Infinity")) {
+      Double nonFinite = Scalars.nonFinite(p.getText());
+      if (nonFinite == null) {
         return false;
       }
-      d = Double.parseDouble(text);
+      d = nonFinite;
       f = (float) d;
     } else {
       return false;
@@ -182,8 +183,6 @@ final class FastScalars {
     return true;
   }
 
-  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-
   /** Converts one scalar token of kind {@code k} and writes it at {@code slot}; false to decline. */
   boolean scalar(JsonParser p, JsonToken tok, ScalarKind k, FieldVector v, int slot) throws IOException {
     switch (k) {
@@ -217,7 +216,7 @@ final class FastScalars {
         long x;
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
           BigInteger b = p.getBigIntegerValue();
-          if (k != ScalarKind.U64 || b.signum() < 0 || b.compareTo(U64_MAX) > 0) {
+          if (k != ScalarKind.U64 || Scalars.integral(b, ScalarKind.U64) == null) {
             return false;
           }
           x = b.longValue();
@@ -277,11 +276,11 @@ final class FastScalars {
           }
           day = p.getIntValue();
         } else if (tok == JsonToken.VALUE_STRING) {
-          try {
-            day = Math.toIntExact(java.time.LocalDate.parse(p.getText()).toEpochDay());
-          } catch (java.time.format.DateTimeParseException | ArithmeticException e) {
+          Integer parsed = Scalars.parseDate(p.getText());
+          if (parsed == null) {
             return false;
           }
+          day = parsed;
         } else {
           return false;
         }
@@ -297,7 +296,7 @@ final class FastScalars {
           }
           ms = p.getLongValue();
         } else if (tok == JsonToken.VALUE_STRING) {
-          Long parsed = Values.parseDateTime(p.getText());
+          Long parsed = Scalars.parseDateTime(p.getText());
           if (parsed == null) {
             return false;
           }
@@ -314,12 +313,12 @@ final class FastScalars {
           return false;
         }
         String text = p.getText();
-        if (!text.startsWith("base64:")) {
+        if (!Scalars.isManagedBlob(text)) {
           return false;
         }
         byte[] b;
         try {
-          b = java.util.Base64.getDecoder().decode(text.substring("base64:".length()));
+          b = Scalars.decodeBlob(text);
         } catch (IllegalArgumentException e) {
           return false;
         }

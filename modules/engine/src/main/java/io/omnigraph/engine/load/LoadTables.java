@@ -6,6 +6,7 @@ import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.write.WriteErrors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,7 +53,7 @@ final class LoadTables {
     int slot = t.slot();
     List<Property> props = t.properties();
     for (int p = 0; p < props.size(); p++) {
-      ArrowRows.setValue(t.column(p), props.get(p).type(), slot, row.values().get(p));
+      ArrowValues.set(t.column(p), props.get(p).type(), slot, row.values().get(p));
     }
     commit(t, row.line(), row.id(), row.src(), row.dst());
   }

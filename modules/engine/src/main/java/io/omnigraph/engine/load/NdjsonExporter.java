@@ -10,6 +10,7 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.value.Scalars;
 import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
@@ -175,8 +176,8 @@ public final class NdjsonExporter implements Closeable, Flushable {
           gen.writeNumber(d);
         }
       }
-      case DATE -> gen.writeString(Values.formatDate(((DateDayVector) v).get(i)));
-      case DATE_TIME -> gen.writeString(Values.formatDateTime(((DateMilliVector) v).get(i)));
+      case DATE -> gen.writeString(Scalars.formatDate(((DateDayVector) v).get(i)));
+      case DATE_TIME -> gen.writeString(Scalars.formatDateTime(((DateMilliVector) v).get(i)));
       case BLOB -> gen.writeString("base64:" + Base64.getEncoder().encodeToString(((LargeVarBinaryVector) v).get(i)));
     }
   }

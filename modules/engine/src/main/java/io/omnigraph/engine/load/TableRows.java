@@ -9,6 +9,7 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.validate.PendingRows;
 import io.omnigraph.engine.validate.Site;
+import io.omnigraph.engine.value.ArrowValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -222,7 +223,7 @@ public final class TableRows implements AutoCloseable, PendingRows {
       int r = ids.row(k);
       List<Object> values = new ArrayList<>(props.size());
       for (int p = 0; p < props.size(); p++) {
-        values.add(ArrowRows.value(cols[p], props.get(p).type(), r));
+        values.add(ArrowValues.get(cols[p], props.get(p).type(), r));
       }
       out.add(new Row(lines[r], ids.id(k), isEdge() ? srcs.get(r) : null, isEdge() ? dsts.get(r) : null, values));
     }
@@ -337,7 +338,7 @@ public final class TableRows implements AutoCloseable, PendingRows {
   private List<Object> tuple(int[] columns, String src, String dst) {
     List<Object> tuple = new ArrayList<>(columns.length);
     for (int c : columns) {
-      Object v = c == -1 ? src : c == -2 ? dst : ArrowRows.value(cols[c], props.get(c).type(), n);
+      Object v = c == -1 ? src : c == -2 ? dst : ArrowValues.get(cols[c], props.get(c).type(), n);
       if (v == null) {
         return null;
       }

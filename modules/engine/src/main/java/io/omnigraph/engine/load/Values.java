@@ -5,27 +5,17 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.ArrowValues;
+import io.omnigraph.engine.value.Scalars;
 import java.math.BigInteger;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /**
- * Strict conversion of JSON input values to the loader's in-memory representation, and back.
- *
- * <p>Representation by type: String and enum → {@link String}; Bool → {@link Boolean}; I32 →
- * {@link Integer}; I64 → {@link Long}; U32 → {@link Long} (0 .. 2^32-1); U64 → {@link Long}
- * holding the unsigned 64-bit pattern; F32 → {@link Float}; F64 → {@link Double}; Date → {@link
- * Integer} epoch days; DateTime → {@link Long} epoch milliseconds; Vector(n) → {@code float[n]};
- * {@code [T]} → {@code List} of T's representation; Blob → {@code byte[]} (managed bytes). Null
- * is {@code null}.
+ * The loader's strict reading of JSON input values into the value representation ({@link
+ * Scalars}), with each refusal reported as the load error of its line and field. The scalar
+ * conversions themselves (date and date-time parsing, integer ranges, Blob decoding) are {@link
+ * Scalars}'.
  *
  * <p>Accepted JSON: integers for integer types (range-checked), numbers for floats (and the
  * strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} that export writes), {@code
@@ -34,44 +24,7 @@ import java.util.List;
  * "base64:<data>"} for Blob.
  */
 public final class Values {
-  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-  private static final DateTimeFormatter EXPORT_DATE_TIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-
   private Values() {}
-
-  /**
-   * @param type a property type
-   * @return the Arrow type name used in messages, e.g. {@code Int32}
-   */
-  public static String arrowName(PropertyType type) {
-    if (type instanceof PropertyType.EnumOf) {
-      return "Utf8";
-    }
-    if (type instanceof PropertyType.VectorOf v) {
-      return "FixedSizeList(" + v.dimension() + " x Float32)";
-    }
-    if (type instanceof PropertyType.ListOf l) {
-      return "List(" + scalarName(l.item()) + ")";
-    }
-    return scalarName(((PropertyType.Scalar) type).kind());
-  }
-
-  private static String scalarName(ScalarKind k) {
-    return switch (k) {
-      case STRING -> "Utf8";
-      case BLOB -> "LargeBinary";
-      case BOOL -> "Boolean";
-      case I32 -> "Int32";
-      case I64 -> "Int64";
-      case U32 -> "UInt32";
-      case U64 -> "UInt64";
-      case F32 -> "Float32";
-      case F64 -> "Float64";
-      case DATE -> "Date32";
-      case DATE_TIME -> "Date64";
-    };
-  }
 
   static String describe(JsonNode v) {
     String s = v.toString();
@@ -137,16 +90,16 @@ public final class Values {
 
   private static InvalidInputException mismatch(Property p, JsonNode v, long line) {
     return LoadRule.TYPE_MISMATCH.at(line, p.name(),
-        "strict property '" + p.name() + "' expects " + arrowName(p.type()) + ", got " + describe(v));
+        "strict property '" + p.name() + "' expects " + ArrowValues.typeName(p.type()) + ", got " + describe(v));
   }
 
   private static InvalidInputException mismatch(Property p, ScalarKind k, JsonNode v, long line) {
     return LoadRule.TYPE_MISMATCH.at(line, p.name(),
-        "strict property '" + p.name() + "' expects " + scalarName(k) + ", got " + describe(v));
+        "strict property '" + p.name() + "' expects " + ArrowValues.typeName(k) + ", got " + describe(v));
   }
 
   private static InvalidInputException overflow(Property p, ScalarKind k, Object v, long line) {
-    return LoadRule.OUT_OF_RANGE.at(line, p.name(), "property '" + p.name() + "' value " + v + " exceeds " + scalarName(k) + " range");
+    return LoadRule.OUT_OF_RANGE.at(line, p.name(), "property '" + p.name() + "' value " + v + " exceeds " + ArrowValues.typeName(k) + " range");
   }
 
   private static Object scalar(Property p, ScalarKind k, JsonNode v, long line) {
@@ -168,21 +121,11 @@ public final class Values {
           throw mismatch(p, k, v, line);
         }
         BigInteger b = v.bigIntegerValue();
-        BigInteger min = switch (k) {
-          case I32 -> BigInteger.valueOf(Integer.MIN_VALUE);
-          case I64 -> BigInteger.valueOf(Long.MIN_VALUE);
-          default -> BigInteger.ZERO;
-        };
-        BigInteger max = switch (k) {
-          case I32 -> BigInteger.valueOf(Integer.MAX_VALUE);
-          case I64 -> BigInteger.valueOf(Long.MAX_VALUE);
-          case U32 -> BigInteger.valueOf(0xffff_ffffL);
-          default -> U64_MAX;
-        };
-        if (b.compareTo(min) < 0 || b.compareTo(max) > 0) {
+        Object fitted = Scalars.integral(b, k);
+        if (fitted == null) {
           throw overflow(p, k, b, line);
         }
-        return k == ScalarKind.I32 ? (Object) b.intValue() : (Object) b.longValue();
+        return fitted;
       }
       case F32, F64 -> {
         double d;
@@ -192,8 +135,8 @@ public final class Values {
           // are rounded once, as a direct decimal-to-float parse would.
           d = v.doubleValue();
           f = v.isBigDecimal() ? v.decimalValue().floatValue() : (float) d;
-        } else if (v.isTextual() && (v.asText().equals("NaN") || v.asText().equals("Infinity") || v.asText().equals("-Infinity"))) {
-          d = Double.parseDouble(v.asText());
+        } else if (v.isTextual() && Scalars.nonFinite(v.asText()) != null) {
+          d = Scalars.nonFinite(v.asText());
           f = (float) d;
         } else {
           throw mismatch(p, k, v, line);
@@ -220,12 +163,12 @@ public final class Values {
         if (!v.isTextual()) {
           throw mismatch(p, k, v, line);
         }
-        try {
-          return Math.toIntExact(LocalDate.parse(v.asText()).toEpochDay());
-        } catch (DateTimeParseException | ArithmeticException e) {
+        Integer day = Scalars.parseDate(v.asText());
+        if (day == null) {
           throw LoadRule.TYPE_MISMATCH.at(line, p.name(),
               "strict property '" + p.name() + "' expects Date32 (\"YYYY-MM-DD\" or epoch days), got " + describe(v));
         }
+        return day;
       }
       case DATE_TIME -> {
         if (v.isIntegralNumber()) {
@@ -237,7 +180,7 @@ public final class Values {
         if (!v.isTextual()) {
           throw mismatch(p, k, v, line);
         }
-        Long ms = parseDateTime(v.asText());
+        Long ms = Scalars.parseDateTime(v.asText());
         if (ms == null) {
           throw LoadRule.TYPE_MISMATCH.at(line, p.name(),
               "strict property '" + p.name() + "' expects Date64 (RFC 3339 date-time or epoch milliseconds), got " + describe(v));
@@ -249,45 +192,17 @@ public final class Values {
           throw mismatch(p, k, v, line);
         }
         String s = v.asText();
-        if (!s.startsWith("base64:")) {
+        if (!Scalars.isManagedBlob(s)) {
           throw LoadRule.INVALID_BLOB.at(line, p.name(),
               "blob property '" + p.name() + "' accepts only managed \"base64:<data>\" values; external blob URIs are not supported");
         }
         try {
-          return Base64.getDecoder().decode(s.substring("base64:".length()));
+          return Scalars.decodeBlob(s);
         } catch (IllegalArgumentException e) {
           throw LoadRule.INVALID_BLOB.at(line, p.name(), "blob property '" + p.name() + "' has invalid base64 data: " + e.getMessage());
         }
       }
       default -> throw new IllegalStateException("unhandled scalar " + k);
     }
-  }
-
-  static Long parseDateTime(String s) {
-    try {
-      return OffsetDateTime.parse(s).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      // fall through: try the other accepted spellings
-    }
-    try {
-      return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      // fall through
-    }
-    try {
-      return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  /** @return the export spelling of an epoch-day Date */
-  static String formatDate(int epochDay) {
-    return LocalDate.ofEpochDay(epochDay).toString();
-  }
-
-  /** @return the export spelling {@code YYYY-MM-DDTHH:MM:SS.sssZ} of an epoch-ms DateTime */
-  static String formatDateTime(long epochMillis) {
-    return EXPORT_DATE_TIME.format(Instant.ofEpochMilli(epochMillis));
   }
 }

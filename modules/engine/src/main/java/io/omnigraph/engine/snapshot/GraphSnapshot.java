@@ -1,7 +1,6 @@
 package io.omnigraph.engine.snapshot;
 
 import io.omnigraph.api.InternalErrorException;
-import io.omnigraph.engine.load.ArrowRows;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.query.RowFilter;
@@ -14,6 +13,7 @@ import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.table.TableReader;
+import io.omnigraph.engine.value.ArrowValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -162,7 +162,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
         List<Object> tuple = new ArrayList<>(cols.size());
         for (int c = 0; c < cols.size(); c++) {
           // The loader's representation (e.g. DateTime as epoch millis), so tuples compare equal.
-          tuple.add(ArrowRows.value(cols.get(c), types.get(c), i));
+          tuple.add(ArrowValues.get(cols.get(c), types.get(c), i));
         }
         if (tuples.contains(tuple)) {
           out.computeIfAbsent(tuple, k -> new HashSet<>()).add(text(id, i));

@@ -7,6 +7,7 @@ import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.validate.CommittedGraphView;
+import io.omnigraph.engine.value.ArrowValues;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -140,7 +141,7 @@ class ExportRoundTripTest {
           for (int p = 0; p < rows.properties().size(); p++) {
             io.omnigraph.engine.schema.Property prop = rows.properties().get(p);
             Object expected = rows.rows().get(r).values().get(p);
-            Object actual = ArrowRows.value(b.getVector(prop.name()), prop.type(), r);
+            Object actual = ArrowValues.get(b.getVector(prop.name()), prop.type(), r);
             assertThat(actual).as(prop.name()).isEqualTo(expected);
           }
         }

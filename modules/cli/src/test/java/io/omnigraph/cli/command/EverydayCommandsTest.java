@@ -1,0 +1,174 @@
+package io.omnigraph.cli.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.cli.CliRun;
+import io.omnigraph.cli.ExitCode;
+import io.omnigraph.cli.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The small things a new user meets in the first hour (issue 17, item 5), on real local graphs. */
+class EverydayCommandsTest {
+
+  /** Declared in an order that is neither alphabetical nor nodes-after-edges. */
+  static final String SCHEMA = """
+      node Zebra {
+        name: String @key
+      }
+      node Apple {
+        name: String @key
+      }
+      edge Likes: Zebra -> Apple
+      edge Bites: Apple -> Zebra
+      node Mango {
+        name: String @key
+      }
+      """;
+
+  @TempDir Path tmp;
+  String graph;
+
+  @BeforeEach
+  void initGraph() throws IOException {
+    Path schema = Files.writeString(tmp.resolve("fruit.pg"), SCHEMA);
+    graph = tmp.resolve("graph").toString();
+    CliRun init = CliRun.of("init", "--schema", schema.toString(), graph);
+    assertThat(init.exitCode()).as(init.err()).isZero();
+  }
+
+  private List<String> commitIds() {
+    CliRun list = CliRun.of("commit", "list", graph, "--json");
+    assertThat(list.exitCode()).as(list.err()).isZero();
+    List<String> ids = new ArrayList<>();
+    Json.parseObject(list.out().strip()).get("commits").forEach(c -> ids.add(c.get("graph_commit_id").asText()));
+    return ids;
+  }
+
+  private Path data(String name, String ndjson) throws IOException {
+    return Files.writeString(tmp.resolve(name), ndjson);
+  }
+
+  @Test
+  void oneRowIsOneRowNotOneRows() throws IOException {
+    CliRun run = CliRun.of("load", "--mode", "append", "--data",
+        data("one.ndjson", "{\"type\":\"Zebra\",\"data\":{\"name\":\"z\"}}\n").toString(), graph);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("loaded 1 row (append)").doesNotContain("1 rows");
+  }
+
+  @Test
+  void anEmptyLoadSaysNothingToLoadAndPublishesNoCommit() throws IOException {
+    Path empty = data("empty.ndjson", "\n  \n");
+    List<String> before = commitIds();
+
+    CliRun text = CliRun.of("load", "--mode", "append", "--data", empty.toString(), graph);
+    CliRun json = CliRun.withStdin(new byte[0], "load", "--mode", "merge", "--data", "-", graph, "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("nothing to load");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    ObjectNode o = Json.parseObject(json.out().strip());
+    assertThat(o.get("rows_read").asLong()).isZero();
+    assertThat(o.get("commit").isNull()).isTrue();
+    assertThat(commitIds()).isEqualTo(before);
+  }
+
+  @Test
+  void aLoadFromStandardInputStillReadsItsFirstByteAfterTheEmptinessCheck() {
+    CliRun run = CliRun.withStdin("{\"type\":\"Apple\",\"data\":{\"name\":\"a\"}}\n".getBytes(StandardCharsets.UTF_8),
+        "load", "--mode", "append", "--data", "-", graph);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("loaded 1 row");
+  }
+
+  @Test
+  void tablesAreListedInSchemaOrderInTextAndJson() throws IOException {
+    CliRun load = CliRun.of("load", "--mode", "overwrite", "--data", data("all.ndjson", """
+        {"type":"Mango","data":{"name":"m"}}
+        {"type":"Apple","data":{"name":"a"}}
+        {"type":"Zebra","data":{"name":"z"}}
+        {"edge":"Bites","from":"a","to":"z","data":{}}
+        {"edge":"Likes","from":"z","to":"a","data":{}}
+        """).toString(), graph, "--json");
+    assertThat(load.exitCode()).as(load.err()).isZero();
+    List<String> schemaOrder = List.of("node:Zebra", "node:Apple", "node:Mango", "edge:Likes", "edge:Bites");
+    String head = commitIds().get(0);
+
+    CliRun show = CliRun.of("commit", "show", head, graph);
+    CliRun showJson = CliRun.of("commit", "show", head, graph, "--json");
+
+    assertThat(fieldNames(Json.parseObject(load.out().strip()).get("tables"))).isEqualTo(schemaOrder);
+    assertThat(fieldNames(Json.parseObject(load.out().strip()).get("commit").get("table_versions")))
+        .isEqualTo(schemaOrder);
+    assertThat(fieldNames(Json.parseObject(showJson.out().strip()).get("table_versions"))).isEqualTo(schemaOrder);
+    List<String> shown = show.out().lines().filter(l -> l.startsWith("  ")).map(l -> l.strip().split(" ")[0]).toList();
+    assertThat(shown).isEqualTo(schemaOrder);
+  }
+
+  private static List<String> fieldNames(JsonNode object) {
+    List<String> names = new ArrayList<>();
+    object.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  @Test
+  void anUnknownStorageOptionIsAUsageErrorNamingTheAcceptedOnes() {
+    CliRun text = CliRun.of("commit", "list", graph, "--option", "aws_region=us-east-1");
+    CliRun json = CliRun.of("commit", "list", graph, "--option", "aws_region=us-east-1", "--json");
+
+    assertThat(text.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(text.err()).contains("unknown storage option 'aws_region'", "list-page-size");
+    assertThat(json.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(Json.parseObject(json.err().strip()).get("code").asText()).isEqualTo("usage");
+  }
+
+  @Test
+  void aStorageFailureReportsTheCodeStorageWithExitFour() {
+    // Nothing listens on port 1: the adapter's bucket check fails at once.
+    CliRun run = CliRun.of("commit", "list", "s3://no-such-bucket/g", "--json",
+        "--option", "endpoint=http://127.0.0.1:1", "--option", "allow-http=true", "--option", "region=us-east-1",
+        "--option", "access-key-id=x", "--option", "secret-access-key=y", "--option", "max-attempts=1");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.STORAGE);
+    ObjectNode error = Json.parseObject(run.err().strip());
+    assertThat(error.get("code").asText()).isEqualTo("storage");
+    assertThat(error.has("storage")).isTrue();
+  }
+
+  @Test
+  void omnigraphStoreNamesTheGraphWhenNoneIsGiven() {
+    CliRun run = CliRun.withEnv(Map.of("OMNIGRAPH_STORE", graph), "commit", "list", "--json");
+    CliRun without = CliRun.withEnv(Map.of(), "commit", "list");
+    CliRun explicitWins = CliRun.withEnv(Map.of("OMNIGRAPH_STORE", tmp.resolve("nope").toString()),
+        "commit", "list", graph);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(Json.parseObject(run.out().strip()).get("commits")).hasSize(1);
+    assertThat(without.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(without.err()).contains("OMNIGRAPH_STORE");
+    assertThat(explicitWins.exitCode()).as(explicitWins.err()).isZero();
+  }
+
+  @Test
+  void tckNamesTheSameFlagInItsUsageAndItsError() {
+    CliRun missing = CliRun.of("tck");
+    CliRun help = CliRun.of("tck", "--help");
+
+    assertThat(missing.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(missing.err()).contains("'--uri=<uri>'").doesNotContain("--store");
+    assertThat(help.out()).contains("--uri=<uri>").doesNotContain("--store");
+  }
+}
