@@ -31,8 +31,8 @@ import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as the seed's "Mutation/load
- * coarse OCC" describes. This class prepares and stages; {@link GraphWrite} does the effect and the
+ * One {@link io.omnigraph.api.Graph#load}: prepare → effect → publish, as docs/write-protocol.md
+ * describes. This class prepares and stages; {@link GraphWrite} does the effect and the
  * publish. Append and merge re-prepare the whole attempt (re-reading the kept input, up to
  * {@value StaleAttempt#MAX_PRE_EFFECT_REPREPARES} times) when another write published in between;
  * overwrite then fails with ReadSetChanged; a head expectation

@@ -31,7 +31,8 @@ import java.util.Objects;
  * transaction per changed table; no HEAD moves), then hand the staged effects to the shared write
  * seam, which commits them and publishes one graph commit.
  *
- * <p>Optimistic concurrency (seed, "Mutation/load coarse OCC"): the attempt's {@link WriteToken}
+ * <p>Optimistic concurrency (docs/write-protocol.md, "OCC rules at a glance"): the attempt's
+ * {@link WriteToken}
  * is captured with the cut and compared again inside the effect window. When another write
  * published in between, an insert-only mutation re-prepares ({@link StaleAttempt#withReprepare});
  * one with an update or a delete is ReadSetChanged (409). A strict insert (unkeyed node, edge) of

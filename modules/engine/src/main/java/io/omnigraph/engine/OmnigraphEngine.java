@@ -38,7 +38,7 @@ import java.util.Objects;
 
 /**
  * The engine behind {@link io.omnigraph.api.Omnigraph}: creates and opens graph roots laid out as
- * in engine.md section 1 (schema files, one Lance dataset per node and edge type, {@code __manifest}
+ * in docs/on-disk-layout.md (schema files, one Lance dataset per node and edge type, {@code __manifest}
  * with the commit lineage, internal storage version 6). Registered as the {@link GraphEngine}
  * service; applications use {@link io.omnigraph.api.Omnigraph} instead of this class.
  */
@@ -111,7 +111,8 @@ public final class OmnigraphEngine implements GraphEngine {
     try {
       tables = new TableStore();
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
-      // The stamp is checked before anything else of the graph is read (seed: Storage versioning).
+      // The stamp is checked before anything else of the graph is read (docs/on-disk-layout.md,
+      // "Storage version").
       try {
         SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
         CompiledSchema schema = snapshots.schemaAt(snapshots.latest());

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * an exact point — in this JVM ({@link #arm}) or in a child JVM started with
  * {@code -Domnigraph.failpoints=<spec>} ({@link #SYSTEM_PROPERTY}).
  *
- * <p>Names are the reference implementation's (engine.md section 8.2) where this engine has the
+ * <p>Names are the reference implementation's (docs/failpoints.md, "Every failpoint") where this
+ * engine has the
  * same point; call sites pass the constants below, never a literal (a guard test enforces it), and
  * {@link #NAMES} is the closed set a spec may name.
  *

@@ -14,7 +14,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** The {@code __manifest} Arrow schema (engine.md section 1.3) and row conversion. */
+/** The {@code __manifest} Arrow schema (docs/on-disk-layout.md, "__manifest") and row conversion. */
 final class ManifestCodec {
   /** Schema metadata key of the internal storage-version stamp. */
   static final String STAMP_KEY = "omnigraph:internal_schema_version";

@@ -17,7 +17,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Publishes table versions and one graph commit with a compare-and-set on {@code __manifest}
- * (engine.md section 2): each attempt opens the latest manifest, re-checks the storage stamp, the
+ * (docs/write-protocol.md, "7. Publish"): each attempt opens the latest manifest, re-checks the
+ * storage stamp, the
  * expected graph head and every expected table version against that scan, then writes all rows in
  * ONE Lance merge-insert keyed on {@code object_id} with Lance's own retries off. A lost race
  * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next

@@ -3,7 +3,7 @@ package io.omnigraph.engine.manifest;
 import java.util.Objects;
 
 /**
- * One row of the {@code __manifest} dataset (engine.md section 1.3). Nullable columns are
+ * One row of the {@code __manifest} dataset (docs/on-disk-layout.md, "__manifest"). Nullable columns are
  * {@code null} here when absent.
  */
 public record ManifestRow(String objectId, String objectType, String location, String metadata, String tableKey,

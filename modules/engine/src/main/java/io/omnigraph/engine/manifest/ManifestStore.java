@@ -162,7 +162,8 @@ public final class ManifestStore {
   }
 
   /**
-   * The visible state of one manifest version (engine.md section 1.6). When this store last read or
+   * The visible state of one manifest version (docs/snapshots.md, "What a cut is"). When this
+   * store last read or
    * published exactly that version (same {@link VersionStamp}), the state is returned without a scan;
    * otherwise the version is scanned and assembled.
    *
@@ -189,7 +190,7 @@ public final class ManifestStore {
   /**
    * Records the state of a version this process just committed: the publisher's in-memory fold of
    * the version its merge was based on plus the rows it merged, valid because the merge landed at
-   * exactly base + 1 (engine.md 2.2 step 9: the returned state is the fold, no re-scan).
+   * exactly base + 1 (docs/write-protocol.md, "7. Publish": the returned state is the fold, no re-scan).
    */
   void published(VersionStamp stamp, ManifestState state) {
     if (stamp.version() != state.manifestVersion()) {
@@ -230,7 +231,7 @@ public final class ManifestStore {
           heads.put(r.objectId().substring("graph_head:".length()), text(m, "head_commit_id"));
         }
         default -> {
-          // Unknown object types are skipped: forward compatibility (engine.md 1.3).
+          // Unknown object types are skipped: forward compatibility (docs/on-disk-layout.md, "__manifest").
         }
       }
     }

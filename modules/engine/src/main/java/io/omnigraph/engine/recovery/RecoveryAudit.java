@@ -25,7 +25,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The recovery audit log {@code _graph_commit_recoveries.lance} (engine.md 1.9): one row per
+ * The recovery audit log {@code _graph_commit_recoveries.lance} (docs/recovery.md, "Reading the
+ * audit"): one row per
  * recovery action, created lazily on the first one, appended through {@link TableStore}. It is not
  * catalog-tracked and carries no storage stamp.
  */

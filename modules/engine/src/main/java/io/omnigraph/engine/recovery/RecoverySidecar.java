@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A v9 recovery sidecar (engine.md section 3.2): the write-ahead intent a Mutation or Load writer
+ * A v9 recovery sidecar (docs/sidecar-format.md): the write-ahead intent a Mutation or Load writer
  * puts at {@code __recovery/{operationId}.json} before its first durable table effect (Phase A),
  * confirms after its last table commit (Phase B confirmation) and deletes after the publish (Phase D).
  * Parsed and written only by {@link SidecarCodec}, which refuses anything but this exact shape.

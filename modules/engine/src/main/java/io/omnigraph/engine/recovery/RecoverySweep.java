@@ -35,7 +35,7 @@ import java.util.TreeMap;
 
 /**
  * Finds and resolves interrupted writes: lists {@code __recovery/}, reads each sidecar once,
- * classifies every pinned table against the live Lance HEAD and the manifest (engine.md 3.8 – 3.10),
+ * classifies every pinned table against the live Lance HEAD and the manifest (docs/recovery.md),
  * then rolls forward (publishes the confirmed effects under the original lineage), rolls back
  * (Lance Restore of each owned drifted table to its expected version through {@link TableStore},
  * then one publish of the restored heads with the pre-minted rollback commit), or refuses. Each
@@ -44,7 +44,8 @@ import java.util.TreeMap;
  *
  * <p>Callers hold the root's effect window for the whole sweep (this process's write gate and the
  * graph's cross-process {@link io.omnigraph.engine.write.WriteLease}): a Restore is only safe when
- * no writer is committing (engine.md 2.6), and a sweep must never roll back the in-flight intent of
+ * no writer is committing (docs/recovery.md, "Sweep modes"), and a sweep must never roll back the
+ * in-flight intent of
  * a live writer in another process. A dry run holds only the gate and changes nothing.
  */
 public final class RecoverySweep {
@@ -268,7 +269,8 @@ public final class RecoverySweep {
           "a table's Lance HEAD is behind its published version (storage lost a commit)", List.of());
     }
 
-    // Ownership (engine.md 3.9, v3 checks): which drifted tables carry exactly this write's effect.
+    // Ownership (docs/recovery.md, "Classification of one table"): which drifted tables carry
+    // exactly this write's effect.
     boolean anyOwned = false;
     for (Observed o : observed) {
       if (o.head() == o.pinned()) {

@@ -27,9 +27,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Strict JSON for {@link RecoverySidecar} (engine.md 3.2 – 3.4). Parsing never defaults: a missing
+ * Strict JSON for {@link RecoverySidecar} (docs/sidecar-format.md, "Codec strictness"). Parsing
+ * never defaults: a missing
  * field, an unknown field, a wrong type, a version other than {@value RecoverySidecar#SCHEMA_VERSION},
- * a pre-v9 file (named as such: it lacks the identity fields, DECISIONS #4), a writer this release
+ * a pre-v9 file (named as such: it lacks the identity fields), a writer this release
  * cannot recover, or a table path that is not the canonical URI under this root is refused with a
  * {@link SidecarFormatException} whose message names the problem. {@link #write} validates the same
  * rules before producing text, so a writer can never put a file recovery would refuse.
@@ -326,7 +327,7 @@ public final class SidecarCodec {
     return new TransactionIdentity(o.u64("read_version"), o.string("uuid"));
   }
 
-  /** Shape rules shared by parse and write (engine.md 3.4 step 3 and 4, for Mutation/Load). */
+  /** Shape rules shared by parse and write (docs/sidecar-format.md, "Codec strictness"). */
   private void validate(RecoverySidecar s) {
     fail(s.operationId().isEmpty(), "operation_id is empty");
     fail(s.tables().isEmpty(), "names no table");

@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Sidecar I/O through the graph root's {@link io.omnigraph.api.storage.StorageAdapter}, with the
- * failure semantics of the seed's "Sidecar I/O failure semantics":
+ * failure semantics of docs/recovery.md, "Storage faults on sidecar I/O":
  * <ul>
  *   <li>{@link #arm} (Phase A) writes with {@code IfAbsent}; a failure propagates and the writer
  *       aborts before any table effect.</li>
@@ -103,7 +103,7 @@ public final class SidecarStore {
 
   /**
    * Phase D: deletes the sidecar of a published write. A failure is logged and swallowed on
-   * purpose (seed, "Sidecar I/O failure semantics"): failing the caller would report an error for
+   * purpose (docs/recovery.md, "Storage faults on sidecar I/O"): failing the caller would report an error for
    * a durable write, and the stale sidecar is consumed by the next heal or open.
    *
    * @return whether the sidecar is gone

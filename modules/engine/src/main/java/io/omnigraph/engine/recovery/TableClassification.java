@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What one pinned table's live state says about an interrupted write (engine.md 3.8, the
+ * What one pinned table's live state says about an interrupted write (docs/recovery.md,
+ * "Classification of one table"; the
  * {@code ExactEffect} mode used by v9 Mutation/Load sidecars).
  */
 public enum TableClassification {
@@ -66,7 +67,8 @@ public enum TableClassification {
     return ROLLED_PAST_EXPECTED;
   }
 
-  /** What to do with a whole sidecar (engine.md 3.9, all-or-nothing over its pins). */
+  /** What to do with a whole sidecar (all-or-nothing over its pins; docs/recovery.md,
+   * "Classification of one table"). */
   public enum Decision {
     /** Publish the confirmed effects. */
     ROLL_FORWARD,

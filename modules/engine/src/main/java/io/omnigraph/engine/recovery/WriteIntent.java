@@ -21,7 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A writer's side of the recovery protocol (seed "Recovery protocol", engine.md 3.5): {@link #arm}
+ * A writer's side of the recovery protocol (docs/write-protocol.md, phases 4–8): {@link #arm}
  * is Phase A (the v9 sidecar is durable before the first table commit), {@link #confirm} is the
  * Phase B confirmation (the WAL commit point: every planned transaction landed at its read version
  * + 1), and {@link #retire} is Phase D after the publish. Between them the sidecar on storage

@@ -15,7 +15,8 @@ import java.io.IOException;
 import java.util.Optional;
 
 /**
- * The schema contract files at a graph root (engine.md section 1.2): {@code _schema.pg} (source),
+ * The schema contract files at a graph root (docs/on-disk-layout.md, "Schema files"): {@code
+ * _schema.pg} (source),
  * {@code _schema.ir.json} (identity-bearing IR) and {@code __schema_state.json} (identity marker,
  * written last). {@link SnapshotResolver} reads them for the schema of a cut.
  */

@@ -12,7 +12,8 @@ import org.lance.schema.LanceField;
 import org.lance.schema.LanceSchema;
 
 /**
- * The insertion-absence certificate (seed, "Insertion-absence certificate"): the Lance transaction
+ * The insertion-absence certificate (docs/write-protocol.md, "The insertion-absence certificate"):
+ * the Lance transaction
  * property {@value #PROPERTY} = {@value #V1} on a keyed write's transaction says that every id the
  * transaction inserts was proven absent from the transaction's pinned parent version. It is bound
  * to the persisted transaction (Lance keeps transaction properties in {@code _transactions/}), not
@@ -25,7 +26,7 @@ import org.lance.schema.LanceSchema;
  * of the table schema's field ids (Lance uses it to keep existing indexes from claiming the new
  * fragments), a read version equal to the pinned parent and a non-empty transaction id.
  *
- * <p>Difference from the Rust reference: lance-java 7.0.0's {@code Update} builder cannot carry
+ * <p>Difference from the reference implementation: lance-java 7.0.0's {@code Update} builder cannot carry
  * the exact-id inserted-row key filter (Rust's {@code inserted_rows_filter}), so the certificate's
  * key set is the set of ids of the transaction's new fragments, which the engine records in
  * {@link StagedWrite#ids()}; nothing else about the shape is relaxed.

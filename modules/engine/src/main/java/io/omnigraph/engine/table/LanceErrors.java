@@ -7,7 +7,7 @@ import java.util.Locale;
  * {@link RuntimeException}s (and a few {@link IllegalArgumentException}s and {@link java.io.IOException}s)
  * distinguished only by message text; this class maps each known message to a {@link Failure}, and
  * {@code LanceErrorsTest} pins every message, so a Lance upgrade that rewords one fails a test
- * instead of silently changing behaviour (DECISIONS.md #5).
+ * instead of silently changing behaviour (docs/errors.md, "storage.kind values").
  */
 public final class LanceErrors {
   private LanceErrors() {}

@@ -195,7 +195,7 @@ public final class TableReader {
   /**
    * Reads the transaction that produced {@code version} of the table at {@code location}. Only for
    * versions committed by this engine on the main ref: Lance aborts the JVM when asked for the
-   * first version of a native branch (lance-java.md, crash hazards), and versions 1 (creation)
+   * first version of a native branch, and versions 1 (creation)
    * are never asked for.
    *
    * @return the transaction, or empty when Lance kept none for that version

@@ -370,7 +370,7 @@ public final class TableWriter {
    * Rolls the table back: commits one Lance Restore of {@code toVersion} on top of the live HEAD
    * {@code head} (read version = HEAD, zero retries), so the new HEAD ({@code head + 1}) has the
    * content of {@code toVersion}. Recovery calls it under the root's write gate only: a Restore
-   * silently orphans a concurrent commit (engine.md 2.6).
+   * silently orphans a concurrent commit (docs/recovery.md, "Sweep modes").
    *
    * @param head the table opened at its live HEAD
    * @return the new HEAD version

@@ -55,7 +55,8 @@ import java.util.TreeMap;
  * <p>Everything from the token check to Phase D runs inside one {@link EffectWindow}, so a
  * recovery sweep (which takes the same window) never observes another writer's intent mid-flight.
  *
- * <p>Optimistic concurrency (seed, "Mutation/load coarse OCC"): the whole effect half runs inside
+ * <p>Optimistic concurrency (docs/write-protocol.md, "OCC rules at a glance"): the whole effect
+ * half runs inside
  * the {@link EffectWindow} (this process's gate, then the graph's cross-process {@link WriteLease}).
  * First the write's token ({@link WriteToken}: branch, the exact head it was prepared against,
  * schema identity) is compared with a fresh manifest state. A caller-supplied head expectation that
@@ -321,7 +322,8 @@ public final class GraphWrite {
   }
 
   /**
-   * The under-gate re-list (engine.md 2.5 step 3), inside the effect window: a sidecar the entry heal
+   * The under-gate re-list (docs/write-protocol.md, "3. Effect window"), inside the effect window:
+   * a sidecar the entry heal
    * left, or one a crashed writer of another process left since, is an unresolved intent.
    */
   private void requireNoPendingRecovery() {

@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The optimistic-concurrency token of one write attempt (seed, "Mutation/load coarse OCC"; engine.md
- * 2.3): the target branch's identity, its exact graph head (absence is a value) and the accepted
+ * The optimistic-concurrency token of one write attempt (docs/write-protocol.md, "1. Capture the
+ * token"): the target branch's identity, its exact graph head (absence is a value) and the accepted
  * schema identity, captured when the attempt is prepared and compared again inside the effect
  * window before any table HEAD moves.
  *
