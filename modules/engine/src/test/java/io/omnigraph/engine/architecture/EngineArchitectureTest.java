@@ -111,7 +111,7 @@ class EngineArchitectureTest {
   };
 
   /**
-   * Crossings allowed while a move is in flight (origin class -> the class it may still use). Empty:
+   * Crossings allowed while a move is in flight (used class -> the classes that may still use it). Empty:
    * the last one (exec's use of load.ArrowRows) moved to value/. Name any new entry; never a package.
    */
   static final Map<String, Set<String>> KNOWN_CROSSINGS = Map.of();
