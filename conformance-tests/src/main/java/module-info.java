@@ -20,4 +20,5 @@ module io.omnigraph.conformance {
   opens io.omnigraph.conformance.runner to org.junit.platform.commons;
 
   uses io.omnigraph.api.storage.StorageAdapterProvider;
+  uses io.omnigraph.conformance.TckBindingProvider;
 }

@@ -14,6 +14,8 @@ import io.omnigraph.api.storage.StorageException.Kind;
 import io.omnigraph.api.storage.StoragePaths;
 import io.omnigraph.api.storage.StoredObject;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.conformance.FaultController.Operation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -65,6 +67,15 @@ public abstract class StorageAdapterContract {
   /** Top-level directories the suite writes below; each must be empty in a fresh root. */
   private static final List<String> SUITE_DIRECTORIES = List.of("", "dir", "a", "d", "deep", "race", "page", "p");
 
+  /** Delete/re-create cycles the writer makes at least while readers call readTextIfExists. */
+  static final int FLICKER_CYCLES = 300;
+  /** Reads the readers make at least, in total, while the writer deletes and re-creates. */
+  static final int FLICKER_READS = 1_000;
+  /** Reads the torn-put race makes, in total over its readers, while the writer keeps overwriting. */
+  static final int TORN_READS = 2_000;
+  /** How long each put is held in the conditional-write races, so that every writer's check comes before any write. */
+  static final Duration RACE_DELAY = Duration.ofMillis(150);
+
   /** @return the backend under test; called once per test */
   protected abstract StorageTckBinding binding();
 
@@ -114,27 +125,52 @@ public abstract class StorageAdapterContract {
   // ---------------------------------------------------------------------------------------------
   // helpers
 
-  /** @return the binding's fault controller, or skips the test with the reason */
+  /**
+   * Set by {@link ContractHarness} before each test from the configuration parameter
+   * {@value ContractHarness#STRICT} (default {@code true}): a test that cannot run fails instead of
+   * being skipped.
+   */
+  volatile boolean strict = true;
+
+  /** Skips the test with {@code reason} when {@code condition} is false, or fails it in strict mode. */
+  private void require(boolean condition, String reason) {
+    if (!condition) {
+      if (strict) {
+        fail("strict mode (certification): this test cannot run, and a skipped test is a failure: " + reason);
+      }
+      Assumptions.abort(reason);
+    }
+  }
+
+  /** @return the binding's fault controller, or skips the test with the reason (fails it in strict mode) */
   protected final FaultController faults() {
     Optional<FaultController> f = currentBinding.faults();
-    Assumptions.assumeTrue(f.isPresent(),
-        () -> "binding '" + currentBinding.name() + "' supplies no FaultController; this test injects a fault");
+    require(f.isPresent(),
+        "binding '" + currentBinding.name() + "' supplies no FaultController; this test injects a fault");
     return f.get();
   }
 
-  /** @return the binding's residue maker, or skips the test with the reason */
+  /** @return the binding's residue maker, or skips the test with the reason (fails it in strict mode) */
   protected final StorageTckBinding.ResidueMaker residue() {
     Optional<StorageTckBinding.ResidueMaker> r = currentBinding.residue();
-    Assumptions.assumeTrue(r.isPresent(), () -> "binding '" + currentBinding.name()
-        + "' supplies no ResidueMaker (backends without temp files have no residue to test)");
+    require(r.isPresent(), "binding '" + currentBinding.name()
+        + "' supplies no ResidueMaker (every backend can hold temp-named residue written by another tool)");
     return r.get();
   }
 
-  /** @return the adapter's listing page size; skips the test if the adapter does not page */
+  /** @return the adapter's listing page size; skips the test if the adapter does not page (fails it in strict mode) */
   protected final int pageSize() {
     int n = adapter.capabilities().listPageSize();
-    Assumptions.assumeTrue(n > 0, "adapter reports listPageSize 0 (unpaged listing); this test needs pages");
+    require(n > 0, "adapter reports listPageSize 0 (unpaged listing); this test needs pages");
     return n;
+  }
+
+  /** Runs {@code call}; @return how many storage requests it made, as the fault controller counted them. */
+  protected final long requestsOf(Operation operation, ThrowingCallable call) throws Throwable {
+    FaultController f = faults();
+    long before = operation == null ? f.requests() : f.requests(operation);
+    call.call();
+    return (operation == null ? f.requests() : f.requests(operation)) - before;
   }
 
   /** @return {@code s} encoded as UTF-8 */
@@ -294,6 +330,57 @@ public abstract class StorageAdapterContract {
     }
 
     @Test
+    void readTextIfExistsAndReadIfExistsMakeExactlyOneRequest() throws Throwable {
+      put("dir/x.json", "present");
+      // one request each, present or absent: a check followed by a read is two requests and a race
+      assertThat(requestsOf(null, () -> adapter.readTextIfExists("dir/x.json"))).as("readTextIfExists, present")
+          .isEqualTo(1);
+      assertThat(requestsOf(null, () -> adapter.readIfExists("dir/x.json"))).as("readIfExists, present").isEqualTo(1);
+      assertThat(requestsOf(null, () -> adapter.readTextIfExists("dir/gone.json"))).as("readTextIfExists, absent")
+          .isEqualTo(1);
+      assertThat(requestsOf(null, () -> adapter.readIfExists("dir/gone.json"))).as("readIfExists, absent")
+          .isEqualTo(1);
+    }
+
+    @Test
+    void anObjectDeletedAndRecreatedInATightLoopNeverMakesReadTextIfExistsThrow() throws Exception {
+      put("race/flicker", "here");
+      AtomicBoolean writerDone = new AtomicBoolean();
+      AtomicInteger reads = new AtomicInteger();
+      int readers = 3;
+      // the readers keep reading until the writer has deleted and re-created the object at least
+      // FLICKER_CYCLES times and they made at least FLICKER_READS reads: every delete is a chance
+      // to fall between a check and a read
+      List<Outcome<Integer>> outcomes = runConcurrently(readers + 1, readers + 1, i -> {
+        if (i == 0) {
+          try {
+            int cycles = 0;
+            while (cycles < FLICKER_CYCLES || reads.get() < FLICKER_READS) {
+              adapter.delete("race/flicker");
+              put("race/flicker", "here");
+              cycles++;
+            }
+            return cycles;
+          } finally {
+            writerDone.set(true);
+          }
+        }
+        while (!writerDone.get()) {
+          Optional<String> seen = adapter.readTextIfExists("race/flicker");
+          reads.incrementAndGet();
+          if (seen.isPresent()) {
+            assertThat(seen.get()).isEqualTo("here");
+          }
+        }
+        return 0;
+      });
+      for (Outcome<Integer> o : outcomes) {
+        assertThat(o.failure()).as("a reader or the deleting writer failed: %s", o.failure()).isNull();
+      }
+      assertThat(reads.get()).as("reads during the delete/re-create cycles").isGreaterThanOrEqualTo(FLICKER_READS);
+    }
+
+    @Test
     void aLargeObjectRoundTrips() throws Exception {
       byte[] big = new byte[3 * 1024 * 1024 + 17];
       new java.util.Random(42).nextBytes(big);
@@ -337,39 +424,42 @@ public abstract class StorageAdapterContract {
 
     @Test
     void aConcurrentReaderNeverSeesATornObject() throws Exception {
-      byte[] first = new byte[300_000];
-      byte[] second = new byte[200_000];
+      // large enough that any writer writes them in several pieces; different lengths and contents,
+      // so a torn read shows as a length or a byte that neither version has
+      byte[] first = new byte[160 * 1024 + 3];
+      byte[] second = new byte[96 * 1024 + 1];
       Arrays.fill(first, (byte) 'A');
       Arrays.fill(second, (byte) 'B');
       adapter.put("dir/torn", first, WriteCondition.overwrite());
-      AtomicBoolean writing = new AtomicBoolean(true);
+      AtomicBoolean readersDone = new AtomicBoolean();
       AtomicInteger reads = new AtomicInteger();
       List<String> torn = Collections.synchronizedList(new ArrayList<>());
-      List<Outcome<Void>> outcomes = runConcurrently(3, 3, i -> {
+      List<Outcome<Integer>> outcomes = runConcurrently(3, 3, i -> {
         if (i == 0) {
-          try {
-            for (int k = 0; k < 30; k++) {
-              adapter.put("dir/torn", k % 2 == 0 ? second : first, WriteCondition.overwrite());
-            }
-          } finally {
-            writing.set(false);
+          int writes = 0;
+          while (!readersDone.get()) { // the writer keeps going until the readers made all their reads
+            adapter.put("dir/torn", writes % 2 == 0 ? second : first, WriteCondition.overwrite());
+            writes++;
           }
-        } else {
-          do {
-            byte[] seen = adapter.readIfExists("dir/torn").orElseThrow().bytes();
-            reads.incrementAndGet();
-            if (!Arrays.equals(seen, first) && !Arrays.equals(seen, second)) {
-              torn.add(seen.length + " bytes, starting '" + (char) seen[0] + "'");
-            }
-          } while (writing.get());
+          return writes;
         }
-        return null;
+        try {
+          while (reads.incrementAndGet() <= TORN_READS && torn.isEmpty()) {
+            byte[] seen = adapter.readIfExists("dir/torn").orElseThrow().bytes();
+            if (!Arrays.equals(seen, first) && !Arrays.equals(seen, second)) {
+              torn.add(seen.length + " bytes, starting '" + (seen.length == 0 ? "" : (char) seen[0]) + "'");
+            }
+          }
+        } finally {
+          readersDone.set(true);
+        }
+        return 0;
       });
-      for (Outcome<Void> o : outcomes) {
+      for (Outcome<Integer> o : outcomes) {
         assertThat(o.failure()).as("reader/writer failure").isNull();
       }
-      assertThat(reads.get()).isPositive();
       assertThat(torn).as("torn reads").isEmpty();
+      assertThat(outcomes.get(0).value()).as("overwrites while the readers read").isGreaterThan(1);
     }
 
     @Test
@@ -397,6 +487,15 @@ public abstract class StorageAdapterContract {
   @Nested
   class ConditionalPut {
 
+    /**
+     * Holds every put for {@link #RACE_DELAY}, so that all racing writers make their checks before
+     * any write lands: a check-then-write loses the race on every run, not by luck. Without a fault
+     * controller (allowed only outside strict mode) the race runs unheld.
+     */
+    private void holdEveryPutDuringTheRace() {
+      currentBinding.faults().ifPresent(f -> f.delayEveryPut(RACE_DELAY));
+    }
+
     @Test
     void ifAbsentCreatesAMissingObject() throws Exception {
       String v = adapter.put("dir/once", utf8("1"), WriteCondition.ifAbsent());
@@ -422,6 +521,7 @@ public abstract class StorageAdapterContract {
 
     @Test
     void sixteenConcurrentIfAbsentWritersHaveExactlyOneWinner() throws Exception {
+      holdEveryPutDuringTheRace();
       int writers = 16;
       CyclicBarrier start = new CyclicBarrier(writers);
       List<Outcome<String>> outcomes = runConcurrently(writers, writers, i -> {
@@ -469,6 +569,7 @@ public abstract class StorageAdapterContract {
     @Test
     void sixteenConcurrentIfMatchWritersHoldingOneTokenHaveExactlyOneWinner() throws Exception {
       String token = put("race/cas", "start");
+      holdEveryPutDuringTheRace();
       int writers = 16;
       CyclicBarrier start = new CyclicBarrier(writers);
       List<Outcome<String>> outcomes = runConcurrently(writers, writers, i -> {
@@ -613,6 +714,21 @@ public abstract class StorageAdapterContract {
       }
       List<String> listed = list("page");
       assertThat(listed).hasSize(n).doesNotHaveDuplicates().containsExactlyElementsOf(written);
+    }
+
+    @Test
+    void aListingMakesThePageRequestsItsDeclaredPageSizeImplies() throws Throwable {
+      int page = adapter.capabilities().listPageSize();
+      int n = page > 0 ? 2 * page + 1 : 250;
+      writeChildren("page", n);
+      List<String> listed = new ArrayList<>();
+      long pages = requestsOf(Operation.LIST_PAGE, () -> listed.addAll(list("page")));
+      assertThat(listed).hasSize(n);
+      // the capability is checked against what the adapter does: a declared page size the listing
+      // contradicts fails here (0 means one request for the whole listing)
+      long expected = page > 0 ? (n + page - 1) / page : 1;
+      assertThat(pages).as("list requests for %d children with declared listPageSize %d", n, page)
+          .isEqualTo(expected);
     }
 
     @Test
@@ -916,6 +1032,69 @@ public abstract class StorageAdapterContract {
       assertThat(f.unfired()).as("the armed fault must still be pending: no request was made").isNotEmpty();
       storageFailure(() -> put("dir/x", "consumes the armed fault"));
       assertThat(adapter.exists("dir/x")).isFalse();
+    }
+
+    @Test
+    void aDeniedExistsCheckThrowsPermissionNeverFalse() throws Exception {
+      put("dir/x", "1");
+      faults().denyNext(Operation.EXISTS);
+      assertKind(() -> adapter.exists("dir/x"), Kind.PERMISSION);
+      assertThat(adapter.exists("dir/x")).isTrue();
+    }
+
+    @Test
+    void aDeniedReadThrowsPermissionFromEveryReadNeverEmpty() throws Exception {
+      put("dir/x", "1");
+      faults().denyNext(Operation.READ);
+      assertKind(() -> adapter.readText("dir/x"), Kind.PERMISSION);
+      faults().denyNext(Operation.READ);
+      assertKind(() -> adapter.readTextIfExists("dir/x"), Kind.PERMISSION);
+      faults().denyNext(Operation.READ);
+      assertKind(() -> adapter.readIfExists("dir/x"), Kind.PERMISSION);
+      assertThat(adapter.readText("dir/x")).isEqualTo("1");
+    }
+
+    @Test
+    void aDeniedPutThrowsPermissionAndWritesNothing() throws Exception {
+      put("dir/x", "old");
+      faults().denyNext(Operation.PUT);
+      assertKind(() -> put("dir/x", "new"), Kind.PERMISSION);
+      faults().denyNext(Operation.PUT);
+      assertKind(() -> adapter.put("dir/y", utf8("new"), WriteCondition.ifAbsent()), Kind.PERMISSION);
+      assertThat(adapter.readText("dir/x")).isEqualTo("old");
+      assertThat(list("dir")).containsExactly("dir/x");
+    }
+
+    @Test
+    void aDeniedDeleteThrowsPermissionAndLeavesTheObject() throws Exception {
+      put("dir/x", "1");
+      faults().denyNext(Operation.DELETE);
+      assertKind(() -> adapter.delete("dir/x"), Kind.PERMISSION);
+      assertThat(adapter.readText("dir/x")).isEqualTo("1");
+    }
+
+    @Test
+    void aDeniedListingThrowsPermissionNeverAnEmptyOrPartialListing() throws Exception {
+      int page = pageSize();
+      List<String> written = writeChildren("page", page + 1);
+      faults().denyNext(Operation.LIST_PAGE);
+      assertKind(() -> adapter.list("page").toList(), Kind.PERMISSION);
+      // a later page refused: the entries of the first page do not make a complete listing
+      try (ObjectListing listing = adapter.list("page")) {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < page; i++) {
+          assertThat(listing.hasNext()).isTrue();
+          seen.add(listing.next());
+        }
+        faults().denyNext(Operation.LIST_PAGE);
+        assertKind(() -> {
+          while (listing.hasNext()) {
+            seen.add(listing.next());
+          }
+        }, Kind.PERMISSION);
+        assertThat(seen).hasSize(page);
+      }
+      assertThat(list("page")).containsExactlyElementsOf(written);
     }
 
     @Test

@@ -2,15 +2,11 @@ package io.omnigraph.conformance;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
-import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.azure.Azurite;
-import io.omnigraph.testkit.fault.ArmedFault;
+import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.fault.AzureRequests;
-import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
-import io.omnigraph.testkit.fault.FaultRule;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,20 +36,19 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
   private static final int TRIES = RETRIES + 1;
   private static final String PREFIX = "root";
   private static final String ACCOUNT = "/" + Azurite.ACCOUNT_NAME;
-  private static final String BLOB = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME).anyBlob();
-  private static final String LIST = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME).listing();
+  private static final AzureRequests REQUESTS = AzureRequests.anyContainer(Azurite.ACCOUNT_NAME);
 
   private final Azurite azurite;
   private final StorageAdapterProvider provider;
   private final FaultProxy proxy;
-  private final ProxyFaults faults;
+  private final HttpFaultController faults;
   private final Map<StorageAdapter, String> containers = new IdentityHashMap<>();
 
   AzureTckBinding(Azurite azurite, StorageAdapterProvider provider) throws Exception {
     this.azurite = azurite;
     this.provider = provider;
     this.proxy = FaultProxy.start(azurite.endpoint());
-    this.faults = new ProxyFaults(proxy);
+    this.faults = new HttpFaultController(proxy, dialect());
   }
 
   @Override
@@ -106,63 +101,14 @@ final class AzureTckBinding implements StorageTckBinding, AutoCloseable {
     }
   }
 
-  /** One-shot faults on the proxy; each fires on every try the SDK makes of the selected request. */
-  static final class ProxyFaults implements FaultController {
-    private final FaultProxy proxy;
-    private final List<ArmedFault> armed = new ArrayList<>();
-
-    ProxyFaults(FaultProxy proxy) {
-      this.proxy = proxy;
-    }
-
-    private static Fault serverBusy() {
-      return AzureFaults.error(503, "ServerBusy");
-    }
-
-    private synchronized void arm(FaultRule rule) {
-      armed.add(proxy.arm(rule));
-    }
-
-    @Override
-    public void failListPage(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("page numbers start at 1: " + n);
-      }
-      arm(FaultRule.on("GET", LIST).nth(n).times(TRIES).then(serverBusy()));
-    }
-
-    @Override
-    public void failNextPut() {
-      arm(FaultRule.on("PUT", BLOB).times(TRIES).then(serverBusy()));
-    }
-
-    @Override
-    public void failNextDelete() {
-      arm(FaultRule.on("DELETE", BLOB).times(TRIES).then(serverBusy()));
-    }
-
-    @Override
-    public void applyNextPutThenFail() {
-      // Forward (the write takes effect), then reset the connection; the SDK's retry is forwarded
-      // and dropped too, so the adapter sees only lost responses.
-      arm(FaultRule.on("PUT", BLOB).times(TRIES).then(new Fault.ForwardThenDrop()));
-    }
-
-    @Override
-    public synchronized List<String> unfired() {
-      List<String> out = new ArrayList<>();
-      for (ArmedFault f : armed) {
-        if (f.fired() == 0) {
-          out.add(f.toString());
-        }
-      }
-      return out;
-    }
-
-    @Override
-    public synchronized void reset() {
-      proxy.disarmAll();
-      armed.clear();
-    }
+  /** The Blob service REST API, as {@link HttpFaultController} selects and fails it; every fault outlives the SDK's tries. */
+  static HttpFaultController.Dialect dialect() {
+    return new HttpFaultController.Dialect(Map.of(
+        FaultController.Operation.READ, new HttpFaultController.Request("GET", REQUESTS.anyBlob()),
+        FaultController.Operation.EXISTS, new HttpFaultController.Request("HEAD", REQUESTS.anyBlob()),
+        FaultController.Operation.PUT, new HttpFaultController.Request("PUT", REQUESTS.anyBlob()),
+        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", REQUESTS.anyBlob()),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", REQUESTS.listing())),
+        AzureFaults.error(503, "ServerBusy"), AzureFaults.error(403, "AuthorizationPermissionMismatch"), TRIES);
   }
 }

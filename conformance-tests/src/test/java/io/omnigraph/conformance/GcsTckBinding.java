@@ -2,17 +2,12 @@ package io.omnigraph.conformance;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
-import io.omnigraph.testkit.fault.ArmedFault;
-import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
-import io.omnigraph.testkit.fault.FaultRule;
 import io.omnigraph.testkit.fault.GcsRequests;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -33,24 +28,21 @@ import java.util.concurrent.ThreadLocalRandom;
 final class GcsTckBinding implements StorageTckBinding {
   static final int PAGE_SIZE = 100;
 
-  /** Object uploads (multipart; resumable would be POST as well) and deletes of one object. */
-  private static final String UPLOAD = GcsRequests.anyBucket().upload();
-  private static final String OBJECT = GcsRequests.anyBucket().anyObject();
-  private static final String LIST = GcsRequests.anyBucket().listing();
+  private static final GcsRequests REQUESTS = GcsRequests.anyBucket();
 
   private final StorageAdapterProvider provider;
   private final GcsEmulator emulator;
   private final FaultProxy proxy;
   private final String bucket;
   private final Map<StorageAdapter, String> prefixes = new IdentityHashMap<>();
-  private final ProxyFaults faults;
+  private final HttpFaultController faults;
 
   GcsTckBinding(StorageAdapterProvider provider, GcsEmulator emulator, FaultProxy proxy, String bucket) {
     this.provider = provider;
     this.emulator = emulator;
     this.proxy = proxy;
     this.bucket = bucket;
-    this.faults = new ProxyFaults(proxy);
+    this.faults = new HttpFaultController(proxy, dialect());
   }
 
   @Override
@@ -92,60 +84,14 @@ final class GcsTckBinding implements StorageTckBinding {
     });
   }
 
-  /** FaultController on the proxy: each armed fault is a one-shot FaultRule. */
-  static final class ProxyFaults implements FaultController {
-    private final FaultProxy proxy;
-    private final List<ArmedFault> armed = new ArrayList<>();
-
-    ProxyFaults(FaultProxy proxy) {
-      this.proxy = proxy;
-    }
-
-    private synchronized void arm(FaultRule rule) {
-      armed.add(proxy.arm(rule));
-    }
-
-    @Override
-    public void failListPage(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("page numbers start at 1: " + n);
-      }
-      arm(FaultRule.on("GET", LIST).nth(n).then(GcsFaults.jsonError(503, "backendError")));
-    }
-
-    @Override
-    public void failNextPut() {
-      // 503 never reaches the emulator, so nothing is written: "fails before it takes effect".
-      arm(FaultRule.on("POST", UPLOAD).then(GcsFaults.jsonError(503, "backendError")));
-    }
-
-    @Override
-    public void failNextDelete() {
-      arm(FaultRule.on("DELETE", OBJECT).then(GcsFaults.jsonError(503, "backendError")));
-    }
-
-    @Override
-    public void applyNextPutThenFail() {
-      arm(FaultRule.on("POST", UPLOAD).then(Fault.forwardThenDrop()));
-    }
-
-    @Override
-    public synchronized List<String> unfired() {
-      List<String> out = new ArrayList<>();
-      for (ArmedFault f : armed) {
-        if (!f.disarmed() && f.fired() == 0) {
-          out.add(f.rule().toString());
-        }
-      }
-      return out;
-    }
-
-    @Override
-    public synchronized void reset() {
-      for (ArmedFault f : armed) {
-        f.disarm();
-      }
-      armed.clear();
-    }
+  /** The GCS JSON API, as {@link HttpFaultController} selects and fails it ({@code max-attempts=1}: one try). */
+  static HttpFaultController.Dialect dialect() {
+    return new HttpFaultController.Dialect(Map.of(
+        FaultController.Operation.READ, new HttpFaultController.Request("GET", REQUESTS.anyDownload()),
+        FaultController.Operation.EXISTS, new HttpFaultController.Request("GET", REQUESTS.anyObject()),
+        FaultController.Operation.PUT, new HttpFaultController.Request("POST", REQUESTS.upload()),
+        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", REQUESTS.anyObject()),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", REQUESTS.listing())),
+        GcsFaults.jsonError(503, "backendError"), GcsFaults.jsonError(403, "forbidden"), 1);
   }
 }

@@ -81,6 +81,28 @@ final class HarnessBindings {
         }
 
         @Override
+        public void denyNext(Operation operation) {
+          armed = true;
+          real.denyNext(operation);
+        }
+
+        @Override
+        public void delayEveryPut(java.time.Duration delay) {
+          armed = true;
+          real.delayEveryPut(delay);
+        }
+
+        @Override
+        public long requests() {
+          return real.requests();
+        }
+
+        @Override
+        public long requests(Operation operation) {
+          return real.requests(operation);
+        }
+
+        @Override
         public List<String> unfired() {
           return armed ? List.of("a fault that claims it never fired") : List.of();
         }

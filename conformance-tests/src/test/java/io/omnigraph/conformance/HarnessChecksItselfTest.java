@@ -26,8 +26,8 @@ class HarnessChecksItselfTest {
     assertThat(failed).as(run.toString()).isNotEmpty();
     assertThat(failed).allSatisfy(r -> assertThat(r.message()).contains("never fired"));
     // exactly the fault-injecting groups' tests are affected; the others still pass
-    assertThat(run.groupsWithFailures()).containsExactlyInAnyOrder("AtomicPut", "ListingFailure", "Delete",
-        "ErrorMapping");
+    assertThat(run.groupsWithFailures()).containsExactlyInAnyOrder("AtomicPut", "ConditionalPut", "ListingFailure",
+        "Delete", "ErrorMapping");
     assertThat(run.count(Status.SUCCESSFUL)).isGreaterThan(40);
   }
 
@@ -53,8 +53,20 @@ class HarnessChecksItselfTest {
   }
 
   @Test
-  void testsNeedingAMissingHookAreSkippedWithTheReasonNeverPassed() {
+  void inStrictModeTheDefaultTestsNeedingAMissingHookFailNeverSkip() {
     SuiteRun run = SuiteRun.of(HarnessBindings.NoHooks.class);
+    assertThat(run.count(Status.ABORTED)).as(run.toString()).isZero();
+    assertThat(run.failedTests()).hasSizeGreaterThanOrEqualTo(15)
+        .allSatisfy(r -> assertThat(r.message()).contains("strict mode").containsAnyOf("supplies no FaultController",
+            "supplies no ResidueMaker"));
+    assertThat(run.groupsWithFailures()).contains("ReadAndNotFound", "Listing", "ListingFailure", "TempFileResidue",
+        "ErrorMapping");
+  }
+
+  @Test
+  void testsNeedingAMissingHookAreSkippedWithTheReasonNeverPassedWhenStrictModeIsOff() {
+    SuiteRun run = SuiteRun.of(Map.of(ContractHarness.STRICT, "false"),
+        org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(HarnessBindings.NoHooks.class));
     assertThat(run.failedTests()).as(run.toString()).isEmpty();
     assertThat(run.failedContainers()).as(run.toString()).isEmpty();
     List<SuiteRun.Result> skipped = run.tests().stream().filter(r -> r.status() == Status.ABORTED).toList();

@@ -2,7 +2,9 @@ package io.omnigraph.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.jvm.ChildJvm;
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +42,20 @@ final class RunnerJar {
   static Run java(List<String> javaArgs) throws Exception {
     ChildJvm.Result r = ChildJvm.java(javaArgs).run(Duration.ofMinutes(10));
     return new Run(r.exitCode(), r.output());
+  }
+
+  /**
+   * Runs the runner's main class with this module's test classes (the catalog's broken adapters,
+   * the vendor bindings) and the test kit next to the runner jar on the class path, as a vendor
+   * puts its binding jar next to it.
+   */
+  static Run runWithTestClasses(String... args) throws Exception {
+    String cp = String.join(File.pathSeparator, jar().toString(),
+        Path.of("target/test-classes").toAbsolutePath().toString(),
+        Path.of(FaultProxy.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+    List<String> a = new ArrayList<>(List.of("-cp", cp, "io.omnigraph.conformance.runner.TckRunner"));
+    a.addAll(List.of(args));
+    return java(a);
   }
 
   /** Runs {@code java -jar <runner> <args>}. */

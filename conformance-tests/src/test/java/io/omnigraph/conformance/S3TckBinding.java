@@ -2,15 +2,12 @@ package io.omnigraph.conformance;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapterProvider;
-import io.omnigraph.testkit.fault.ArmedFault;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
-import io.omnigraph.testkit.fault.FaultRule;
 import io.omnigraph.testkit.fault.S3Requests;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.IOException;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,23 +26,20 @@ import software.amazon.awssdk.services.s3.S3Client;
  * listing spans ten ListObjectsV2 pages. Each request gets {@value #ATTEMPTS} attempts; a fault
  * that must outlive the SDK's retries is armed for that many consecutive matching requests.
  *
- * <p>How the faults are made: a failing put or delete is S3's {@code 503 SlowDown} on every
- * attempt (throttling that outlived the retries, nothing applied); a lost put response is
- * "forward, then drop the response" on every attempt (applied, never acknowledged); a failing
- * listing page is {@code 403 AccessDenied} for that one ListObjectsV2 request (not retried).
+ * <p>How the faults are made ({@link HttpFaultController}): a failing put, delete or listing page
+ * is S3's {@code 503 SlowDown} on every attempt (throttling that outlived the retries, nothing
+ * applied); a lost put response is "forward, then drop the response" on every attempt (applied,
+ * never acknowledged); a refusal is {@code 403 AccessDenied} (not retried).
  */
 final class S3TckBinding implements StorageTckBinding, AutoCloseable {
   static final int PAGE_SIZE = 100;
   static final int ATTEMPTS = 3;
   private static final String ROOT_PREFIX = "tck";
 
-  private static final String LIST_TARGET = S3Requests.anyBucket().listing();
-  private static final String OBJECT_TARGET = S3Requests.anyBucket().anyObject();
-
   private final StorageAdapterProvider provider;
   private final Target target;
   private final FaultProxy proxy;
-  private final ProxyFaults faults;
+  private final HttpFaultController faults;
   private final Map<StorageAdapter, String> buckets = new IdentityHashMap<>();
 
   /**
@@ -62,13 +56,14 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
 
   S3TckBinding(StorageAdapterProvider provider, S3ProxyServer server) throws IOException {
     this(provider, Target.of(server));
+    server.serializeReadsPerKey(); // reads racing writes of a key answer as S3 does (old or new state)
   }
 
   S3TckBinding(StorageAdapterProvider provider, Target target) throws IOException {
     this.provider = provider;
     this.target = target;
     this.proxy = FaultProxy.start(target.endpoint());
-    this.faults = new ProxyFaults(proxy);
+    this.faults = new HttpFaultController(proxy, dialect(ATTEMPTS));
   }
 
   @Override
@@ -132,61 +127,16 @@ final class S3TckBinding implements StorageTckBinding, AutoCloseable {
     proxy.close();
   }
 
-  /** {@link FaultController} on the binding's {@link FaultProxy}. */
-  static final class ProxyFaults implements FaultController {
-    private final FaultProxy proxy;
-    private final List<ArmedFault> armed = new ArrayList<>();
-
-    ProxyFaults(FaultProxy proxy) {
-      this.proxy = proxy;
-    }
-
-    private synchronized void arm(FaultRule rule) {
-      armed.add(proxy.arm(rule));
-    }
-
-    @Override
-    public void failListPage(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("page numbers start at 1: " + n);
-      }
-      arm(FaultRule.on("GET", LIST_TARGET).nth(n)
-          .then(Fault.s3Error(403, "AccessDenied", "injected fault: listing page " + n)));
-    }
-
-    @Override
-    public void failNextPut() {
-      arm(FaultRule.on("PUT", OBJECT_TARGET).times(ATTEMPTS)
-          .then(Fault.s3Error(503, "SlowDown", "injected fault: put")));
-    }
-
-    @Override
-    public void failNextDelete() {
-      arm(FaultRule.on("DELETE", OBJECT_TARGET).times(ATTEMPTS)
-          .then(Fault.s3Error(503, "SlowDown", "injected fault: delete")));
-    }
-
-    @Override
-    public void applyNextPutThenFail() {
-      arm(FaultRule.on("PUT", OBJECT_TARGET).times(ATTEMPTS).then(Fault.forwardThenDrop()));
-    }
-
-    @Override
-    public synchronized List<String> unfired() {
-      List<String> out = new ArrayList<>();
-      for (ArmedFault f : armed) {
-        if (f.fired() == 0 && !f.disarmed()) {
-          out.add(f.toString());
-        }
-      }
-      return out;
-    }
-
-    @Override
-    public synchronized void reset() {
-      armed.forEach(ArmedFault::disarm);
-      armed.clear();
-      proxy.disarmAll();
-    }
+  /** The S3 REST API, path-style ({@code /<bucket>/<key>}), as {@link HttpFaultController} selects and fails it. */
+  static HttpFaultController.Dialect dialect(int tries) {
+    String object = S3Requests.anyBucket().anyObject();
+    return new HttpFaultController.Dialect(Map.of(
+        FaultController.Operation.READ, new HttpFaultController.Request("GET", object),
+        FaultController.Operation.EXISTS, new HttpFaultController.Request("HEAD", object),
+        FaultController.Operation.PUT, new HttpFaultController.Request("PUT", object),
+        FaultController.Operation.DELETE, new HttpFaultController.Request("DELETE", object),
+        FaultController.Operation.LIST_PAGE, new HttpFaultController.Request("GET", S3Requests.anyBucket().listing())),
+        Fault.s3Error(503, "SlowDown", "injected fault: slow down"),
+        Fault.s3Error(403, "AccessDenied", "injected fault: access denied"), tries);
   }
 }

@@ -7,6 +7,7 @@ import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,18 +23,37 @@ class S3TckRunnerIT {
   }
 
   @Test
-  void anS3proxyBucketPassesEveryGroupWithNoFailure() throws Exception {
+  void anS3proxyBucketIsCertifiedThroughAVendorBindingWithNothingSkipped() throws Exception {
     S3ProxyServer s3 = S3.server();
+    s3.serializeReadsPerKey(); // reads racing writes of a key answer as S3 does (old or new state)
     String bucket = s3.createBucket();
-    List<String> args = new ArrayList<>(List.of("--uri", "s3://" + bucket + "/tck"));
+    List<String> args = new ArrayList<>(List.of("--uri", "s3://" + bucket + "/tck", "--certify"));
     args.addAll(s3Options(s3));
     args.addAll(List.of("--option", "list-page-size=100"));
-    Run r = RunnerJar.run(args.toArray(String[]::new));
-    RunnerJar.assertEveryGroupPassed(r);
-    // a user's store has no fault or residue hooks: those tests are skipped with the reason
-    assertThat(r.out()).contains("supplies no FaultController");
+    Run r = RunnerJar.runWithTestClasses(args.toArray(String[]::new));
+    Matcher m = RunnerJar.assertEveryGroupPassed(r);
+    assertThat(m.group(3)).as(r.out()).isEqualTo("0");
+    assertThat(r.out()).contains("faults and residue from the vendor binding " + S3VendorBinding.class.getName())
+        .contains("CERTIFIED: every test ran and passed");
     assertThat(s3.client().listObjectsV2(b -> b.bucket(bucket)).contents())
         .as("the run prefix is deleted afterwards").isEmpty();
+  }
+
+  @Test
+  void withoutAVendorBindingTheStrictRunnerFailsEveryTestItCannotRun() throws Exception {
+    S3ProxyServer s3 = S3.server();
+    String bucket = s3.createBucket();
+    List<String> args = new ArrayList<>(List.of("--uri", "s3://" + bucket + "/tck", "--select", "ErrorMapping",
+        "--select", "TempFileResidue"));
+    args.addAll(s3Options(s3));
+    Run r = RunnerJar.run(args.toArray(String[]::new));
+    assertThat(r.exit()).as(r.out()).isEqualTo(1);
+    assertThat(r.out()).contains("faults unavailable").contains("strict mode")
+        .contains("supplies no FaultController").contains("supplies no ResidueMaker");
+    Matcher m = RunnerJar.CLOSING.matcher(r.out());
+    assertThat(m.find()).as(r.out()).isTrue();
+    assertThat(m.group(3)).as("nothing is skipped in strict mode").isEqualTo("0");
+    assertThat(Integer.parseInt(m.group(2))).as(r.out()).isGreaterThanOrEqualTo(10);
   }
 
   @Test

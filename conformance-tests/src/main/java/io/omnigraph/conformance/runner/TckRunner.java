@@ -1,10 +1,15 @@
 package io.omnigraph.conformance.runner;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
+import io.omnigraph.conformance.StorageAdapterContract;
+import io.omnigraph.conformance.StorageTckBinding;
+import io.omnigraph.conformance.TckBindingProvider;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -14,28 +19,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.TestSource;
-import org.junit.platform.engine.support.descriptor.ClassSource;
-import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * The standalone TCK runner:
- * {@code java -jar omnigraph-conformance-<version>-runner.jar --uri <uri> [--option k=v]...}.
+ * {@code java -jar omnigraph-conformance-<version>-runner.jar --uri <uri> [--option k=v]... [--allow-skips]}.
  *
  * <p>Finds the adapter for the URI's scheme with {@link java.util.ServiceLoader} (every adapter in
  * the jar, or on the class path next to it), runs the whole contract with each test in a fresh
  * sub-prefix {@code <uri>/tck-<time>-<random>/t<n>}, deletes that run prefix afterwards, prints one
- * row per contract group and the closing line {@code N passed, N failed, N skipped}. Fault tests run
- * when the adapter accepts an I/O hook (the file-system adapter does), residue tests when its
- * objects are local files; otherwise they are reported as skipped, with the reason.
+ * row per contract group and the closing line {@code N passed, N failed, N skipped}.
+ *
+ * <p>Hooks: a {@link TckBindingProvider} for the scheme (ServiceLoader) supplies faults and residue
+ * for the vendor's real service; without one, faults come from the adapter's I/O hook (the
+ * file-system adapter has one) and residue only for local files.
+ *
+ * <p>Strict mode (the default, and what {@code --certify} asks for): a test that cannot run is a
+ * failure, so "certified" means every test ran and passed. {@code --allow-skips} reports such tests
+ * as skipped instead (an exploratory run, never a certification).
  *
  * <p>Exit status: 0 when nothing failed, 1 when any test (or the harness) failed, 2 for a usage or
  * configuration error (bad arguments, no adapter for the scheme, the root cannot be opened).
@@ -43,16 +50,20 @@ import org.junit.platform.launcher.core.LauncherFactory;
 public final class TckRunner {
   static final String USAGE = String.join(System.lineSeparator(),
       "Usage: java -jar omnigraph-conformance-<version>-runner.jar --uri <uri> [--option key=value]...",
+      "           [--certify | --allow-skips] [--select <Group>[/<test>]]...",
       "",
       "Runs the OmniGraph storage conformance suite (TCK) against a storage root.",
       "",
       "  --uri <uri>           root to test: file:///tmp/tck, /tmp/tck, s3://bucket/prefix, gs://..., az://...",
       "                        each test runs in a fresh sub-prefix <uri>/tck-<run>/t<n>, deleted afterwards",
       "  --option key=value    adapter option (endpoint, region, credentials, ...); repeatable",
+      "  --certify             strict mode (the default): a test that cannot run fails; exit 0 means certified",
+      "  --allow-skips         report tests that cannot run as skipped (exploratory; not a certification)",
+      "  --select <Group>[/<test>]  run only this contract group or test (repeatable; not a certification)",
       "  -h, --help            print this help",
       "",
-      "Tests that inject faults need an adapter with an I/O hook (file: has one), tests of temp-file residue",
-      "a local file system; elsewhere they are reported as skipped, with the reason.",
+      "Faults and residue come from a TckBindingProvider for the scheme on the class path (ServiceLoader);",
+      "without one, faults only through an adapter's I/O hook (file: has one), residue only for local files.",
       "Exit status: 0 all passed, 1 failures, 2 usage or configuration error.");
 
   private TckRunner() {}
@@ -66,6 +77,9 @@ public final class TckRunner {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     String uri = null;
     Map<String, String> options = new LinkedHashMap<>();
+    boolean strict = true;
+    boolean certify = false;
+    List<String> selected = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -73,22 +87,24 @@ public final class TckRunner {
           out.println(USAGE);
           return 0;
         }
-        case "--uri" -> {
+        case "--certify" -> certify = true;
+        case "--allow-skips" -> strict = false;
+        case "--uri", "--option", "--select" -> {
           if (i + 1 >= args.length) {
-            return usage(err, "--uri needs a value");
+            return usage(err, a + " needs a value");
           }
-          uri = args[++i];
-        }
-        case "--option" -> {
-          if (i + 1 >= args.length) {
-            return usage(err, "--option needs key=value");
+          String v = args[++i];
+          if (a.equals("--uri")) {
+            uri = v;
+          } else if (a.equals("--select")) {
+            selected.add(v);
+          } else {
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+              return usage(err, "--option must be key=value, got '" + v + "'");
+            }
+            options.put(v.substring(0, eq), v.substring(eq + 1));
           }
-          String kv = args[++i];
-          int eq = kv.indexOf('=');
-          if (eq <= 0) {
-            return usage(err, "--option must be key=value, got '" + kv + "'");
-          }
-          options.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
         default -> {
           if (a.startsWith("--uri=")) {
@@ -102,6 +118,15 @@ public final class TckRunner {
     if (uri == null) {
       return usage(err, "--uri is required");
     }
+    if (certify && !strict) {
+      return usage(err, "--certify and --allow-skips contradict each other");
+    }
+    List<DiscoverySelector> selectors;
+    try {
+      selectors = selectors(selected);
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    }
 
     URI base;
     StorageAdapter baseAdapter;
@@ -113,27 +138,52 @@ public final class TckRunner {
       return 2;
     }
     String runPrefix = "tck-" + System.currentTimeMillis() + "-" + (ThreadLocalRandom.current().nextInt(900_000) + 100_000);
-    UriRootBinding binding;
+    StorageTckBinding binding;
+    String hooks;
+    Optional<TckBindingProvider> vendor = vendorBinding(base.getScheme());
     try {
-      binding = new UriRootBinding(base, runPrefix, options, baseAdapter);
-    } catch (StorageException e) {
-      err.println("cannot open " + uri + ": " + e.getMessage());
+      if (vendor.isPresent()) {
+        String b = base.toString();
+        binding = vendor.get().bind(URI.create((b.endsWith("/") ? b : b + "/") + runPrefix), options);
+        hooks = "faults and residue from the vendor binding " + vendor.get().getClass().getName();
+      } else {
+        UriRootBinding own = new UriRootBinding(base, runPrefix, options, baseAdapter);
+        binding = own;
+        hooks = own.hooks();
+      }
+    } catch (Exception e) {
+      err.println("cannot bind " + uri + ": " + e);
+      try {
+        baseAdapter.close();
+      } catch (StorageException closing) {
+        err.println("warning: could not close " + uri + ": " + closing.getMessage());
+      }
       return 2;
     }
     out.println("OmniGraph storage TCK against " + base + " (adapter " + baseAdapter.getClass().getName()
-        + ", run prefix " + runPrefix + "; " + binding.hooks() + ")");
+        + ", run prefix " + runPrefix + "; " + hooks + "; "
+        + (strict ? "strict: a test that cannot run fails" : "skips allowed: not a certification") + ")");
 
-    Summary summary = new Summary();
+    RunSummary summary = new RunSummary();
     Instant started = Instant.now();
     try {
       RunnerContract.binding = binding;
       LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-          .selectors(selectClass(RunnerContract.class))
+          .selectors(selectors)
+          .configurationParameter("omnigraph.tck.strict", Boolean.toString(strict))
+          .configurationParameter("omnigraph.tck.allowPartialRun", Boolean.toString(!selected.isEmpty()))
           .build();
       Launcher launcher = LauncherFactory.create();
       launcher.execute(request, summary);
     } finally {
       RunnerContract.binding = null;
+      if (binding instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          err.println("warning: could not close the vendor binding: " + e.getMessage());
+        }
+      }
       try (baseAdapter) {
         baseAdapter.deletePrefix(runPrefix);
       } catch (StorageException e) {
@@ -141,7 +191,49 @@ public final class TckRunner {
       }
     }
     summary.print(out, Duration.between(started, Instant.now()));
-    return summary.failed() > 0 ? 1 : 0;
+    boolean failed = summary.failed() > 0 || (strict && summary.skipped() > 0);
+    if (!selected.isEmpty()) {
+      out.println("partial run (" + String.join(", ", selected) + "): not a certification");
+    } else if (strict) {
+      out.println(failed ? "NOT CERTIFIED" : "CERTIFIED: every test ran and passed");
+    } else {
+      out.println("skips allowed: not a certification");
+    }
+    return failed ? 1 : 0;
+  }
+
+  /** @return the vendor binding for {@code scheme} on the class path or module path, if any */
+  private static Optional<TckBindingProvider> vendorBinding(String scheme) {
+    for (TckBindingProvider p : ServiceLoader.load(TckBindingProvider.class, TckRunner.class.getClassLoader())) {
+      if (p.schemes().contains(scheme)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The whole contract, or the groups and tests named {@code Group} or {@code Group/test}. */
+  static List<DiscoverySelector> selectors(List<String> selected) {
+    if (selected.isEmpty()) {
+      return List.of(selectClass(RunnerContract.class));
+    }
+    List<DiscoverySelector> out = new ArrayList<>();
+    for (String s : selected) {
+      int slash = s.indexOf('/');
+      String group = slash < 0 ? s : s.substring(0, slash);
+      Class<?> nested = null;
+      for (Class<?> c : StorageAdapterContract.class.getDeclaredClasses()) {
+        if (c.getSimpleName().equals(group) && c.isAnnotationPresent(org.junit.jupiter.api.Nested.class)) {
+          nested = c;
+        }
+      }
+      if (nested == null) {
+        throw new IllegalArgumentException("--select: no contract group '" + group + "'");
+      }
+      out.add(slash < 0 ? selectNestedClass(List.of(RunnerContract.class), nested)
+          : selectNestedMethod(List.of(RunnerContract.class), nested, s.substring(slash + 1)));
+    }
+    return out;
   }
 
   private static int usage(PrintStream err, String problem) {
@@ -149,116 +241,5 @@ public final class TckRunner {
     err.println();
     err.println(USAGE);
     return 2;
-  }
-
-  /** Counts results per contract group, from the test's source class {@code ...Contract$Group}. */
-  static final class Summary implements TestExecutionListener {
-    private final Map<String, int[]> rows = new LinkedHashMap<>(); // passed, failed, skipped
-    private final List<String> problems = new ArrayList<>();
-
-    Summary() {
-      for (String g : List.of("ReadAndNotFound", "AtomicPut", "ConditionalPut", "Listing", "ListingFailure",
-          "TempFileResidue", "Delete", "ErrorMapping", "PathValidation")) {
-        rows.put(g, new int[3]);
-      }
-    }
-
-    @Override
-    public void executionSkipped(TestIdentifier id, String reason) {
-      if (id.isTest()) {
-        row(id)[2]++;
-        problems.add("SKIPPED " + label(id) + ": " + reason);
-      }
-    }
-
-    @Override
-    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-      if (!id.isTest()) {
-        // A failing container is the harness (e.g. a group that ran no test) or a setup error.
-        if (result.getStatus() == TestExecutionResult.Status.FAILED) {
-          rows.computeIfAbsent("(harness)", k -> new int[3])[1]++;
-          problems.add("FAILED  " + id.getDisplayName() + ": " + message(result));
-        }
-        return;
-      }
-      switch (result.getStatus()) {
-        case SUCCESSFUL -> row(id)[0]++;
-        case FAILED -> {
-          row(id)[1]++;
-          problems.add("FAILED  " + label(id) + ": " + message(result));
-        }
-        case ABORTED -> {
-          row(id)[2]++;
-          problems.add("SKIPPED " + label(id) + ": " + message(result));
-        }
-      }
-    }
-
-    private int[] row(TestIdentifier id) {
-      return rows.computeIfAbsent(group(id.getSource()).orElse("(other)"), k -> new int[3]);
-    }
-
-    static Optional<String> group(Optional<TestSource> source) {
-      String className = null;
-      if (source.isPresent() && source.get() instanceof MethodSource m) {
-        className = m.getClassName();
-      } else if (source.isPresent() && source.get() instanceof ClassSource c) {
-        className = c.getClassName();
-      }
-      if (className == null || !className.contains("$")) {
-        return Optional.empty();
-      }
-      String nested = className.substring(className.indexOf('$') + 1);
-      int inner = nested.indexOf('$');
-      return Optional.of(inner < 0 ? nested : nested.substring(0, inner));
-    }
-
-    private static String label(TestIdentifier id) {
-      return group(id.getSource()).map(g -> g + " > ").orElse("") + id.getDisplayName();
-    }
-
-    private static String message(TestExecutionResult result) {
-      return result.getThrowable().map(t -> t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()))
-          .orElse("(no detail)");
-    }
-
-    private static String firstLine(String s) {
-      if (s == null) {
-        return "";
-      }
-      String t = s.strip();
-      int nl = t.indexOf('\n');
-      return nl < 0 ? t : t.substring(0, nl) + " ...";
-    }
-
-    int passed() {
-      return rows.values().stream().mapToInt(r -> r[0]).sum();
-    }
-
-    int failed() {
-      return rows.values().stream().mapToInt(r -> r[1]).sum();
-    }
-
-    int skipped() {
-      return rows.values().stream().mapToInt(r -> r[2]).sum();
-    }
-
-    void print(PrintStream out, Duration took) {
-      out.println();
-      for (String p : problems) {
-        out.println(p);
-      }
-      if (!problems.isEmpty()) {
-        out.println();
-      }
-      out.printf("%-18s %7s %7s %8s%n", "contract group", "passed", "failed", "skipped");
-      for (Map.Entry<String, int[]> e : rows.entrySet()) {
-        int[] r = e.getValue();
-        out.printf("%-18s %7d %7d %8d%n", e.getKey(), r[0], r[1], r[2]);
-      }
-      out.println();
-      out.printf("TCK run time: %.1f s%n", took.toMillis() / 1000.0);
-      out.println(passed() + " passed, " + failed() + " failed, " + skipped() + " skipped");
-    }
   }
 }

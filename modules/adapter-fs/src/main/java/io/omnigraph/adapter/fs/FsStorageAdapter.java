@@ -88,6 +88,7 @@ final class FsStorageAdapter implements StorageAdapter {
     Path file = resolve(p);
     byte[] bytes;
     try {
+      hook.before(Point.READ, p);
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       return Optional.empty();
@@ -105,6 +106,7 @@ final class FsStorageAdapter implements StorageAdapter {
     String p = StoragePaths.validate(path);
     Path file = resolve(p);
     try {
+      hook.before(Point.EXISTS, p);
       return Files.readAttributes(file, BasicFileAttributes.class).isRegularFile();
     } catch (NoSuchFileException e) {
       return false;

@@ -20,6 +20,10 @@ public interface StorageIoHook {
 
   /** The I/O steps an adapter reports to the hook. */
   enum Point {
+    /** Before reading an object ({@link StorageAdapter#readIfExists} and the reads built on it). */
+    READ,
+    /** Before checking whether an object exists ({@link StorageAdapter#exists}). */
+    EXISTS,
     /**
      * Before fetching one page of a listing (the first page at {@link StorageAdapter#list}, later
      * pages from the returned {@link ObjectListing}).

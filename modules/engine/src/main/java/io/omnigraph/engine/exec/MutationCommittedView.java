@@ -7,14 +7,16 @@ import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.validate.CommittedGraphView;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The committed side of one mutation as the graph rules see it: the committed rows of the
- * mutation's cut, minus the rows the mutation deleted and the rows its pending rows shadow (those
- * are judged by their pending values). Reads go through {@link MutationStaging}.
+ * The committed side of one mutation as the graph rules see it: the attempt's {@link
+ * io.omnigraph.engine.snapshot.GraphSnapshot} minus the rows the mutation deleted and the rows its
+ * pending rows shadow (those are judged by their pending values).
  */
 final class MutationCommittedView implements CommittedGraphView {
   /** Above this many multi-column tuples a {@code @unique} probe scans the table instead of filtering. */
@@ -28,13 +30,21 @@ final class MutationCommittedView implements CommittedGraphView {
 
   @Override
   public Set<String> existingNodeIds(String nodeType, Set<String> ids) {
-    return staging.existingIds(staging.schema().catalog().node(nodeType).orElseThrow(), ids);
+    Set<String> out = new LinkedHashSet<>(staging.committed().existingNodeIds(nodeType, ids));
+    out.removeAll(staging.deletedIds("node:" + nodeType));
+    return out;
   }
 
   @Override
   public Map<String, Long> outgoingEdgeCounts(String edgeType, Set<String> srcIds, Set<String> ignoredEdgeIds) {
-    return staging.committedOutgoingEdgeCounts(staging.schema().catalog().edge(edgeType).orElseThrow(), srcIds,
-        ignoredEdgeIds);
+    String key = "edge:" + edgeType;
+    Set<String> ignored = new HashSet<>(ignoredEdgeIds);
+    ignored.addAll(staging.deletedIds(key));
+    PendingTable p = staging.pendingOrNull(key);
+    if (p != null) {
+      ignored.addAll(p.ids());
+    }
+    return staging.committed().outgoingEdgeCounts(edgeType, srcIds, ignored);
   }
 
   @Override

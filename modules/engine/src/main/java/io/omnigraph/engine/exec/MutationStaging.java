@@ -43,7 +43,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>The first touch of a table captures its published entry from the {@link GraphSnapshot}
  * cut: that version is the one every read sees and the one the staged transaction is prepared
- * against. Reads ({@link #matchRows}, {@link #existingIds}, {@link #committedOutgoingEdgeCounts}) combine
+ * against. Reads ({@link #matchRows}, {@link #committedHolders}) combine
  * committed rows (a Lance scan with the rendered filter) with the pending rows (the same filter
  * evaluated in memory); a pending row shadows the committed row with its id.
  *
@@ -100,6 +100,11 @@ public final class MutationStaging implements AutoCloseable {
 
   CompiledSchema schema() {
     return schema;
+  }
+
+  /** @return the snapshot every read of this attempt comes from */
+  GraphSnapshot committed() {
+    return committed;
   }
 
   /** Records the first touch of a table (its published version becomes the write's base). */
@@ -276,61 +281,6 @@ public final class MutationStaging implements AutoCloseable {
       }
     });
     return out;
-  }
-
-  /**
-   * @return the subset of {@code ids} that exist in the node type: pending rows, then committed
-   *     rows (not deleted by this query)
-   */
-  Set<String> existingIds(NodeType node, Set<String> ids) {
-    String key = node.tableKey();
-    Set<String> out = new HashSet<>();
-    Set<String> probe = new LinkedHashSet<>();
-    PendingTable p = pending.get(key);
-    for (String id : ids) {
-      if (p != null && p.contains(id)) {
-        out.add(id);
-      } else {
-        probe.add(id);
-      }
-    }
-    if (!probe.isEmpty()) {
-      for (String id : tables.reader().existingIds(committed.table(key), probe)) {
-        if (!deletedIds(key).contains(id)) {
-          out.add(id);
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Committed outgoing edge counts of the sources, without the edges this query deleted or rewrote
-   * (pending edges are counted by the caller).
-   *
-   * @param ignoredEdgeIds edges with these ids are not counted either
-   */
-  Map<String, Long> committedOutgoingEdgeCounts(EdgeType edge, Set<String> sources, Set<String> ignoredEdgeIds) {
-    String key = edge.tableKey();
-    Map<String, Long> counts = new HashMap<>();
-    if (sources.isEmpty()) {
-      return counts;
-    }
-    Set<String> gone = deletedIds(key);
-    PendingTable p = pending.get(key);
-    List<Object> src = new ArrayList<>(sources);
-    RowFilter bySource = new RowFilter.In(io.omnigraph.engine.query.ColumnRef.system("src"), src);
-    committed.scan(key, List.of("id", "src"), bySource, batch -> {
-      VarCharVector ids = (VarCharVector) batch.getVector("id");
-      VarCharVector s = (VarCharVector) batch.getVector("src");
-      for (int i = 0; i < batch.getRowCount(); i++) {
-        String id = text(ids, i);
-        if (!gone.contains(id) && (p == null || !p.contains(id)) && !ignoredEdgeIds.contains(id)) {
-          counts.merge(text(s, i), 1L, Long::sum);
-        }
-      }
-    });
-    return counts;
   }
 
   /**

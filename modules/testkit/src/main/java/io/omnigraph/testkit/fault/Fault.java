@@ -63,6 +63,26 @@ public sealed interface Fault {
     }
   }
 
+  /**
+   * Holds the request for {@code millis} before forwarding it normally (the upstream then sees it
+   * and answers as usual): widens the window between a client's requests, so that races between
+   * concurrent clients interleave on every run instead of by luck.
+   *
+   * @param millis how long to hold each selected request, at least 1
+   */
+  record Delay(long millis) implements Fault {
+    public Delay {
+      if (millis < 1) {
+        throw new IllegalArgumentException("millis must be >= 1: " + millis);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "delay " + millis + " ms";
+    }
+  }
+
   /** @return a {@link Respond} fault with a plain-text body */
   static Fault status(int status, String body) {
     return new Respond(status, Map.of("Content-Type", "text/plain; charset=utf-8"),
@@ -86,6 +106,11 @@ public sealed interface Fault {
   /** @return the {@link Reset} fault */
   static Fault reset() {
     return new Reset();
+  }
+
+  /** @return a {@link Delay} fault */
+  static Fault delay(long millis) {
+    return new Delay(millis);
   }
 
   /** @return the {@link ForwardThenDrop} fault */

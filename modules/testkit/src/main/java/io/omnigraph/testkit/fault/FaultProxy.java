@@ -42,6 +42,7 @@ import java.util.stream.Collectors;
  * method and a request-target pattern, and applies a {@link Fault} (answer with a status, reset the
  * connection, or forward and then drop the response). Rules are checked in the order they were
  * armed; every armed rule counts each request it matches, and the first rule that fires decides.
+ * A {@link Fault.Delay} holds the request, then forwards it.
  *
  * <p>Every request is recorded ({@link #requests()}, {@link #count(String, String)}), which lets
  * tests count the requests an operation makes. Failures of the proxy itself (a malformed message,
@@ -398,6 +399,14 @@ public final class FaultProxy implements AutoCloseable {
       throw new ResetRequested();
     }
 
+    if (ex.fault instanceof Fault.Delay d) {
+      try {
+        Thread.sleep(d.millis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while holding " + ex.method + " " + ex.target, e);
+      }
+    }
     boolean drop = ex.fault instanceof Fault.ForwardThenDrop;
     if (up == null) {
       try {

@@ -39,6 +39,7 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private final Object proxy; // org.gaul.s3proxy.S3Proxy, driven by reflection (see S3ProxyReflection)
   private final FaultProxy front;
+  private boolean readsSerialized; // guarded by this
   private final URI endpoint;
   private volatile S3Client client;
   private boolean closed;
@@ -102,6 +103,20 @@ public final class S3ProxyServer implements AutoCloseable {
   /** @return {@code http://127.0.0.1:<port>} */
   public URI endpoint() {
     return endpoint;
+  }
+
+  /**
+   * Serializes reads (GET, HEAD) of a key with the writes of that key too, from now on: s3proxy can
+   * answer a read that overlaps a DELETE or PUT of the same key with an error (seen in the TCK's
+   * delete/re-create race), where S3 answers with the old or the new state. Opt-in, because it also
+   * serializes concurrent range reads of one key (Lance's data files). Idempotent.
+   */
+  public synchronized void serializeReadsPerKey() {
+    if (!readsSerialized) {
+      readsSerialized = true;
+      front.serializePerPath("GET", OBJECT_TARGET);
+      front.serializePerPath("HEAD", OBJECT_TARGET);
+    }
   }
 
   /** @return the port s3proxy listens on */
