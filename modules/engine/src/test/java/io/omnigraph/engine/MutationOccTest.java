@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Optimistic concurrency of mutations (issue #6 item 5; seed "Mutation/load coarse OCC", "Conflict
- * shape"). A deterministic interleaving: the mutation prepares, then another handle on the same
+ * Optimistic concurrency of mutations (docs/write-protocol.md, "OCC rules at a glance"; docs/errors.md,
+ * "read_set_conflict members"). A deterministic interleaving: the mutation prepares, then another
+ * handle on the same
  * graph (as another process would) publishes a competing write through the
  * {@code beforeEffectWindow} seam, then the mutation continues into its effect window.
  *
@@ -131,7 +132,7 @@ class MutationOccTest {
 
   @Test
   void aKeyedInsertRacingTheSameKeyReprepareAndReplacesTheWinnerAsAnUpsert() {
-    // DECISIONS.md #1: a keyed insert is an upsert; the re-prepared attempt replaces the concurrent row.
+    // A keyed insert is an upsert (docs/mutations.md); the re-prepared attempt replaces the concurrent row.
     AtomicInteger attempts = interleave(1, () -> mutate(other, "add_person", Map.of("name", "x", "age", 1)));
     mutate(graph, "add_person", Map.of("name", "x", "age", 2));
     assertThat(attempts.get()).isEqualTo(2);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Counts the object-store requests of one 1-row strict insert (a {@code load --mode append} of one
  * node) on the S3 emulator, through the test kit's FaultProxy in front of it, and writes the list
- * to {@code target/s3-insert-requests.txt} (README, "Concurrent writers": requests per insert).
+ * to {@code target/s3-insert-requests.txt} (docs/benchmarks.md, "Small-insert benchmark and request count").
  */
 class S3InsertRequestsTest {
   @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
@@ -67,7 +67,7 @@ class S3InsertRequestsTest {
   /**
    * The same count after 20 earlier inserts: the publish's merge-insert and the strict-insert probe
    * read every data file of {@code __manifest} and of the table, and each write adds files to both
-   * (no compaction yet), so the count grows with the number of writes. Recorded for the README, and
+   * (no compaction yet), so the count grows with the number of writes. Recorded in docs/benchmarks.md, and
    * bounded so that a regression to a full manifest rescan per check would show.
    */
   @Test

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Storage faults on the recovery protocol's sidecar I/O (issue #7 item 5; the seed's "Sidecar I/O
- * failure semantics"), the same contract on every backend. The faults are real storage failures
+ * Storage faults on the recovery protocol's sidecar I/O (docs/recovery.md, "Storage faults on
+ * sidecar I/O"), the same contract on every backend. The faults are real storage failures
  * below the engine: on local disk the file adapter's {@link io.omnigraph.api.storage.StorageIoHook}
  * fails the I/O step, on S3, GCS and Azure the test kit's {@link io.omnigraph.testkit.fault.FaultProxy}
  * answers the backend's own error to the SDK (after the SDK's retries). Every fault is scoped to

@@ -7,7 +7,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Converts validated {@link TableRows} into Arrow batches with the table's exact schema
- * (language.md §1.9 column order: {@code id}[, {@code src}, {@code dst}], then properties).
+ * (column order {@code id}[, {@code src}, {@code dst}], then properties).
  */
 public final class ArrowRows {
   private ArrowRows() {}

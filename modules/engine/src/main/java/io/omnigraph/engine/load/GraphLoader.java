@@ -14,7 +14,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 /**
- * Reads a strict graph-batch NDJSON stream (language.md §3.1) and validates it against a compiled
+ * Reads a strict graph-batch NDJSON stream (docs/ndjson-format.md) and validates it against a compiled
  * schema and the committed graph, writing the rows straight into per-table Arrow vectors ({@link
  * TableRows}). No Lance calls happen here; with a {@link BatchSink} (overwrite only) full batches are
  * handed out while reading so memory stays bounded.
@@ -46,7 +46,7 @@ import org.apache.arrow.memory.RootAllocator;
 public final class GraphLoader {
   /** Default maximum bytes of one input line (32 MiB). */
   public static final int DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
-  /** Default maximum JSON tokens of one input line (language.md §3.3 structural slots). */
+  /** Default maximum JSON tokens of one input line (docs/ndjson-format.md, "Lines"). */
   public static final long DEFAULT_MAX_LINE_TOKENS = 131_072;
 
   private final CompiledSchema schema;

@@ -38,7 +38,7 @@ import org.apache.arrow.vector.complex.ListVector;
 
 /**
  * Writes table rows as strict graph-batch NDJSON that {@link GraphLoader} loads back to the same
- * rows (language.md §3.5): node lines {@code {"type":T,"data":{"id":…, props…}}}, edge lines
+ * rows (docs/ndjson-format.md, "Export"): node lines {@code {"type":T,"data":{"id":…, props…}}}, edge lines
  * {@code {"edge":E,"from":src,"to":dst,"data":{"id":…, props…}}}.
  *
  * <p>Deterministic: envelope members in that order, {@code id} first in {@code data}, then

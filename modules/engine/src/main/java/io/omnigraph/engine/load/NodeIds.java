@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Canonical node ids derived from {@code @key} values (language.md §1.6), shared by the loader and
+ * Canonical node ids derived from {@code @key} values (docs/ndjson-format.md, "Node ids"), shared
+ * by the loader and
  * the mutation executor so both derive the same id for the same key.
  *
  * <p>Members render as: integers in decimal (unsigned types as unsigned), booleans {@code

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The validated rows of one table from one load, held column-wise in Arrow vectors with the table's
- * exact schema (language.md §1.9 column order: {@code id}[, {@code src}, {@code dst}], then
+ * exact schema (column order {@code id}[, {@code src}, {@code dst}], then
  * properties) plus compact side structures for the cross-row checks: an {@link IdIndex} of the ids,
  * the input line of each row, and (edges) the endpoints as UTF-8 arenas. As {@link PendingRows} it is
  * what the graph rules check (row {@code k} is the {@code k}-th surviving row; its site is its line).

@@ -11,7 +11,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Arrow schemas of node and edge tables (language.md §1.3 and §1.9).
+ * Arrow schemas of node and edge tables (docs/on-disk-layout.md, "Node and edge tables").
  *
  * <ul>
  *   <li>Node table: {@code id: Utf8 NOT NULL} (Lance unenforced primary key), then properties in

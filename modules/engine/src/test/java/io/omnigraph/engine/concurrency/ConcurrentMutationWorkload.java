@@ -27,7 +27,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The concurrent-mutation workload and its model check (issue #6 item 8). Writer {@code w} runs
+ * The concurrent-mutation workload and its model check (docs/concurrency.md). Writer {@code w} runs
  * {@code ops} {@code .gq} mutations in a fixed rotation of five:
  *
  * <ol>
@@ -35,7 +35,7 @@ import java.util.TreeSet;
  *       name, an unkeyed event (a strict insert with a fresh id) and an edge from the person to the
  *       seeded anchor. Must be acknowledged (re-preparing as needed).</li>
  *   <li>{@code same}: an insert of the one person every writer inserts (a keyed insert is an upsert,
- *       DECISIONS.md #1): every writer is acknowledged, the last in commit order wins.</li>
+ *       docs/mutations.md): every writer is acknowledged, the last in commit order wins.</li>
  *   <li>{@code hot}: an update of one of two seeded people to a value unique to (writer, op):
  *       acknowledged, or ReadSetChanged (409 on {@code graph_head:main}) when another write
  *       published between its preparation and its effects.</li>

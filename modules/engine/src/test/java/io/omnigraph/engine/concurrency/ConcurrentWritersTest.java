@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (model check) and the commit history is one chain.
  *
  * <p>Each scenario runs {@code -Domnigraph.concurrency.runs=N} times (default 1); the issue's
- * "20 runs in a row" is {@code -Domnigraph.concurrency.runs=20} (README, "Concurrent writers").
+ * "20 runs in a row" is {@code -Domnigraph.concurrency.runs=20} (docs/concurrency.md).
  * One cell alone: {@code -Dtest='ConcurrentWritersTest#mutationsFourProcessesOnS3'}.
  */
 public class ConcurrentWritersTest {

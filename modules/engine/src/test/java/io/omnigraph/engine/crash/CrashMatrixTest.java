@@ -42,7 +42,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The crash matrix (issue 7 item 4): for every failpoint on the load and mutation write paths, a
+ * The crash matrix (docs/failpoints.md, "Crash matrix and kill loop"): for every failpoint on the
+ * load and mutation write paths, a
  * child JVM runs the write and halts there ({@code Runtime.halt}); the test reopens the graph and
  * requires that it is exactly the state before the write or exactly the state after it (row-level,
  * against {@link GraphModel}), that its history is the old chain or the old chain plus one commit,

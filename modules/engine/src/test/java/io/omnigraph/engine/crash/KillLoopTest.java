@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The kill loop (issue 7 item 7): repeatedly start a child JVM that runs one random write (loads in
+ * The kill loop (docs/failpoints.md, "Crash matrix and kill loop"): repeatedly start a child JVM
+ * that runs one random write (loads in
  * every mode over several tables, and mutations: inserts into three tables, updates, node deletes
  * cascading to edges), SIGKILL it at a random moment of the write, reopen the graph and
  * require exactly the state before or after the write (row-level, {@link GraphModel}), an intact

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The v9 sidecar JSON: exact round trips and strict refusals (engine.md 3.2 – 3.4, DECISIONS #4). */
+/** The v9 sidecar JSON: exact round trips and strict refusals (docs/sidecar-format.md). */
 class SidecarCodecTest {
   static final String ROOT = "s3://bkt/g1/";
   static final SidecarCodec CODEC = new SidecarCodec(p -> ROOT + p.identity().canonicalPath(p.tableKey()));

@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Every cell of the ExactEffect classification (engine.md 3.8) and the decision rule (3.9). */
+/** Every cell of the ExactEffect classification and the decision rule (docs/recovery.md,
+ * "Classification of one table"). */
 class TableClassificationTest {
   static final Optional<TransactionIdentity> OURS = Optional.of(new TransactionIdentity(12, "6f1e-uuid"));
   static final Optional<TransactionIdentity> FOREIGN = Optional.of(new TransactionIdentity(12, "other"));

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every semantic rule of language.md §1.4–§1.8, each with the exact line:column reported. */
+/** Every semantic rule of docs/pg-language.md ("Rules the catalog enforces"), each with the exact
+ * line:column reported. */
 class SchemaSemanticsTest {
 
   @ParameterizedTest(name = "{0}")

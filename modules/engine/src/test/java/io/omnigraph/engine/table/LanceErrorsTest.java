@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.lance.Dataset;
 
 /**
- * Pins every Lance message the engine tells apart (DECISIONS.md #5). The literal messages are the
- * ones Lance 7.0.0 produced (lance-java.md sections 4-5); the last tests provoke real ones.
+ * Pins every Lance message the engine tells apart (docs/errors.md, "storage.kind values"). The literal
+ * messages are the ones Lance 7.0.0 produced; the last tests provoke real ones.
  */
 class LanceErrorsTest {
 
