@@ -5,18 +5,18 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.QueryParams;
-import io.omnigraph.engine.exec.MutationExecutor;
-import io.omnigraph.engine.exec.MutationStaging;
 import io.omnigraph.engine.failpoint.Failpoints;
-import io.omnigraph.engine.query.CheckedMutation;
-import io.omnigraph.engine.query.CheckedQuery;
-import io.omnigraph.engine.query.GqCompiler;
-import io.omnigraph.engine.query.MutationPlan;
-import io.omnigraph.engine.query.QueryException;
+import io.omnigraph.engine.gq.CheckedQuery;
+import io.omnigraph.engine.gq.GqCompiler;
+import io.omnigraph.engine.gq.QueryException;
+import io.omnigraph.engine.mutate.MutationExecutor;
+import io.omnigraph.engine.mutate.MutationStaging;
+import io.omnigraph.engine.gq.CheckedMutation;
+import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.snapshot.GraphRef;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
-import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.StaleAttempt;
 import io.omnigraph.engine.write.WriteToken;
 import java.time.Instant;
@@ -83,6 +83,21 @@ final class GraphMutation {
   }
 
   /**
+   * Binds the parameters of a query {@link #compile}d by a handle on {@code schema}. Pure.
+   *
+   * @throws InvalidInputException the query was prepared for another schema (rule {@code stale_query}),
+   *     or a parameter error
+   */
+  static MutationPlan bind(io.omnigraph.engine.schema.CompiledSchema schema, io.omnigraph.api.PreparedMutation query,
+      QueryParams params, Instant now) {
+    if (!(query instanceof Prepared p) || !p.schemaHash().equals(schema.ir().hash())) {
+      throw new InvalidInputException("mutation '" + query.queryName() + "' was prepared for a different schema;"
+          + " prepare it with this graph's prepareMutation", new ErrorDetail.Validation(null, null, null, "stale_query"));
+    }
+    return bind(p, params, now);
+  }
+
+  /**
    * Binds the parameters. Pure.
    *
    * @throws InvalidInputException a parameter error
@@ -101,9 +116,9 @@ final class GraphMutation {
       return v.values();
     }
     if (params instanceof QueryParams.Json j) {
-      return io.omnigraph.engine.query.QueryParams.fromJson(j.text());
+      return io.omnigraph.engine.plan.QueryParams.fromJson(j.text());
     }
-    return io.omnigraph.engine.query.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
+    return io.omnigraph.engine.plan.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
   }
 
   /**

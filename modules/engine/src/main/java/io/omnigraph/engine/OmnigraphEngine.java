@@ -2,18 +2,14 @@ package io.omnigraph.engine;
 
 import io.omnigraph.api.CleanupResult;
 import io.omnigraph.api.ConflictException;
-import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.RecoveryOutcome;
-import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
-import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
-import io.omnigraph.engine.write.EffectWindow;
+import io.omnigraph.engine.write.RecoveryGate;
+import io.omnigraph.engine.write.VersionCleanup;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.GraphEngine;
 import io.omnigraph.api.InvalidInputException;
@@ -150,42 +146,19 @@ public final class OmnigraphEngine implements GraphEngine {
   /** The sweep behind {@link #repair(String, OpenOptions, boolean)}, with the engine's own outcome type. */
   static List<RecoverySweep.Outcome> sweep(String uri, OpenOptions options, boolean dryRun) {
     return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
-      RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
+      RecoverySweep sweep = RecoverySweep.forRoot(root, tables, manifest, new ManifestPublisher(tables, manifest),
           schema);
-      return LanceGraph.recover(root, sweep, dryRun ? RecoverySweep.Mode.DRY_RUN : RecoverySweep.Mode.FULL);
+      return RecoveryGate.sweep(root, sweep, dryRun ? RecoverySweep.Mode.DRY_RUN : RecoverySweep.Mode.FULL);
     });
   }
 
   @Override
   public CleanupResult cleanup(String uri, OpenOptions options) {
     return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
-      RecoverySweep sweep = LanceGraph.recoverySweep(root, tables, manifest, new ManifestPublisher(tables, manifest),
+      RecoverySweep sweep = RecoverySweep.forRoot(root, tables, manifest, new ManifestPublisher(tables, manifest),
           schema);
-      try (EffectWindow window = LanceGraph.exclusive(root, "cleanup")) {
-        List<String> pending = sweep.sidecars().list();
-        if (!pending.isEmpty()) {
-          String first = pending.get(0);
-          String id = first.substring(first.lastIndexOf('/') + 1, first.length() - ".json".length());
-          throw new RecoveryRequiredException("recovery required for operation " + id + ": " + pending.size()
-              + " recovery sidecar(s) pending under " + RecoverySidecar.DIR + "/; cleanup would remove the history"
-              + " recovery needs, so run 'omnigraph repair' (or open the graph) first",
-              new ErrorDetail.RecoveryRequired(id));
-        }
-        ManifestState state = new SnapshotResolver(root, tables, manifest).latest();
-        Map<String, Long> removed = new TreeMap<>();
-        for (TableEntry t : state.tables().values()) {
-          // The oldest version any commit in the lineage pins: everything from it on stays readable.
-          long oldest = t.version();
-          for (var c : state.commits()) {
-            Long v = c.tableVersions().get(t.tableKey());
-            if (v != null) {
-              oldest = Math.min(oldest, v);
-            }
-          }
-          removed.put(t.tableKey(), tables.writer().cleanupVersionsBefore(root.lance(t.path()), oldest));
-        }
-        return new CleanupResult(removed);
-      }
+      return new CleanupResult(VersionCleanup.run(root, tables, sweep.sidecars(),
+          () -> new SnapshotResolver(root, tables, manifest).latest()));
     });
   }
 

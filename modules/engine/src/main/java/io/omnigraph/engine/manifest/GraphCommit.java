@@ -24,6 +24,20 @@ public record GraphCommit(String commitId, String branch, long manifestVersion, 
     tableVersions = Map.copyOf(tableVersions);
   }
 
+  /** @return this commit as the API reports it (parents: the parent, then a merge's second parent) */
+  public io.omnigraph.api.CommitInfo toInfo() {
+    java.util.List<String> parents = new java.util.ArrayList<>();
+    if (parentCommitId != null) {
+      parents.add(parentCommitId);
+    }
+    if (mergedParentCommitId != null) {
+      parents.add(mergedParentCommitId);
+    }
+    return new io.omnigraph.api.CommitInfo(commitId, parents, actorId, message,
+        java.time.Instant.EPOCH.plus(createdAtMicros, java.time.temporal.ChronoUnit.MICROS), manifestVersion,
+        tableVersions);
+  }
+
   /** Lineage order: (manifest version, created at, commit id). The maximum is a branch's head. */
   static int lineageOrder(GraphCommit a, GraphCommit b) {
     int c = Long.compare(a.manifestVersion, b.manifestVersion);

@@ -72,6 +72,14 @@ public final class RecoveryAudit {
       Objects.requireNonNull(writerKind);
       outcomes = List.copyOf(outcomes);
     }
+
+    /** @return this row as the API reports it */
+    public io.omnigraph.api.RecoveryRecord toRecord() {
+      return new io.omnigraph.api.RecoveryRecord(graphCommitId, kind.name(), recoveryForActor, operationId, writerKind,
+          outcomes.stream().map(o -> new io.omnigraph.api.RecoveryRecord.TableOutcome(o.tableKey(), o.fromVersion(),
+              o.toVersion())).toList(),
+          java.time.Instant.EPOCH.plus(createdAtMicros, java.time.temporal.ChronoUnit.MICROS));
+    }
   }
 
   private final TableStore tables;

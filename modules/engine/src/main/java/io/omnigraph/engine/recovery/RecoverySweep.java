@@ -19,6 +19,8 @@ import io.omnigraph.engine.recovery.RecoverySidecar.TablePin;
 import io.omnigraph.engine.recovery.RecoverySidecar.TableUpdateSlot;
 import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
 import io.omnigraph.engine.recovery.TableClassification.Decision;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.snapshot.SchemaFiles;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.CommittedTransaction;
 import io.omnigraph.engine.table.TableSnapshot;
@@ -118,6 +120,19 @@ public final class RecoverySweep {
   private final SidecarStore sidecars;
   private final RecoveryAudit audit;
   private final SchemaAuthority schema;
+
+  /**
+   * The sweep of a graph root: its sidecar store, its audit log and the identity of the schema the
+   * root accepts (also used by repair and cleanup before a graph handle exists).
+   */
+  public static RecoverySweep forRoot(GraphRoot root, TableStore tables, ManifestStore manifest,
+      ManifestPublisher publisher, CompiledSchema schema) {
+    SidecarStore sidecars = new SidecarStore(root, new SidecarCodec(
+        pin -> root.lance(pin.identity().canonicalPath(pin.tableKey())).uri()));
+    return new RecoverySweep(root, tables, manifest, publisher, sidecars,
+        new RecoveryAudit(tables, root.lance(RecoveryAudit.PATH)),
+        new SchemaAuthority(schema.ir().identityDomain(), schema.ir().hash(), SchemaFiles.IDENTITY_VERSION));
+  }
 
   /**
    * @param root the graph root

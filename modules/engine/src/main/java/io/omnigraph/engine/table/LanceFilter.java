@@ -1,7 +1,7 @@
 package io.omnigraph.engine.table;
 
-import io.omnigraph.engine.query.ColumnRef;
-import io.omnigraph.engine.query.RowFilter;
+import io.omnigraph.engine.gq.ColumnRef;
+import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;

@@ -1,9 +1,9 @@
 package io.omnigraph.engine.table;
 
 import io.omnigraph.api.storage.LanceLocation;
-import io.omnigraph.engine.query.ArrowRowValues;
-import io.omnigraph.engine.query.ColumnRef;
-import io.omnigraph.engine.query.RowFilter;
+import io.omnigraph.engine.gq.ColumnRef;
+import io.omnigraph.engine.plan.ArrowRowValues;
+import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import java.nio.charset.StandardCharsets;

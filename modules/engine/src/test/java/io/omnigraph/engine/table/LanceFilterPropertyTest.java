@@ -2,8 +2,8 @@ package io.omnigraph.engine.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.omnigraph.engine.query.QueryAst.CompOp;
-import io.omnigraph.engine.query.RowFilter;
+import io.omnigraph.engine.gq.QueryAst.CompOp;
+import io.omnigraph.engine.plan.RowFilter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

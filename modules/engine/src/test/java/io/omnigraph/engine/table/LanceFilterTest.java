@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.omnigraph.api.storage.LanceLocation;
-import io.omnigraph.engine.query.ColumnRef;
-import io.omnigraph.engine.query.QueryAst.CompOp;
-import io.omnigraph.engine.query.RowFilter;
+import io.omnigraph.engine.gq.ColumnRef;
+import io.omnigraph.engine.gq.QueryAst.CompOp;
+import io.omnigraph.engine.plan.RowFilter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
