@@ -38,7 +38,7 @@ public final class GqCompiler {
    * @param catalog the graph's schema
    * @param query a declaration from {@link #parse}
    * @return a {@link CheckedMutation} or a {@link CheckedRead}
-   * @throws QueryException with the T-code of language.md §2.7 (or IMMUTABLE_PROPERTY / BINDING)
+   * @throws QueryException with a T-code of docs/errors.md (or IMMUTABLE_PROPERTY / BINDING)
    */
   public static CheckedQuery check(Catalog catalog, QueryDecl query) throws QueryException {
     Objects.requireNonNull(catalog, "catalog");

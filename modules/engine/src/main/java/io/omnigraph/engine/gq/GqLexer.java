@@ -8,7 +8,8 @@ import io.omnigraph.engine.schema.SourcePos;
 import io.omnigraph.engine.schema.SourceScanner;
 
 /**
- * On-demand tokenizer for {@code .gq} text (language.md §2.1). Whitespace, {@code // line} and
+ * On-demand tokenizer for {@code .gq} text (docs/gq-language.md, "Lexical rules"). Whitespace,
+ * {@code // line} and
  * {@code /* block *}{@code /} comments (non-nesting) separate tokens.
  *
  * <p>Its own token set ({@code $variables}, {@code .}, the comparison operators, no enum-value

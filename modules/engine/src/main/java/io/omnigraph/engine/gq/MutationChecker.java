@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Type-checks mutation statements against a catalog (language.md §2.7 T10–T16, §2.8) and turns
+ * Type-checks mutation statements against a catalog (docs/gq-language.md, "Mutation queries") and turns
  * them into {@link CheckedMutation} templates.
  */
 final class MutationChecker {
@@ -63,7 +63,8 @@ final class MutationChecker {
     return new CheckedMutation(decl, mode, templates);
   }
 
-  /** A mutation target: node types by exact name, edge types case-insensitively (language.md §1.7). */
+  /** A mutation target: node types by exact name, edge types case-insensitively (edge names are
+   * unique after case folding). */
   private Object target(QueryAst.Mutation m) throws QueryException {
     Optional<NodeType> node = catalog.node(m.typeName());
     if (node.isPresent()) {

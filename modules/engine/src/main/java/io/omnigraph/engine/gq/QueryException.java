@@ -21,7 +21,7 @@ public final class QueryException extends Exception {
   private static final long serialVersionUID = 1L;
 
   /**
-   * What went wrong. {@code T1}..{@code T24} are the type-check codes of language.md §2.7; the
+   * What went wrong. {@code T1}..{@code T24} are the type-check codes of docs/errors.md; the
    * others name errors the reference reports without a code.
    */
   public enum Code {

@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Runs the statements of one bound {@link MutationPlan} into a {@link MutationStaging}, in order,
- * then validates the result once against committed plus pending state (language.md §2.8): value
+ * then validates the result once against committed plus pending state (docs/mutations.md): value
  * constraints ({@code @range}, {@code @check}) of every written row, {@code @unique}, edge
  * endpoints and {@code @card}. Reads only; nothing is written to Lance and no HEAD moves. Any
  * failure is thrown before {@link MutationStaging#stageAll()} and leaves every table untouched.

@@ -35,8 +35,8 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The in-memory accumulator of one mutation (the seed's "Read-your-writes within a
- * multi-statement mutation"): per touched table, the pending rows that inserts and updates wrote
+ * The in-memory accumulator of one mutation (read-your-writes within the query: docs/mutations.md,
+ * step 2): per touched table, the pending rows that inserts and updates wrote
  * ({@link PendingTable}, an Arrow batch) or the predicates deletes recorded. Nothing here moves a
  * Lance HEAD; {@link #stageAll()} prepares exactly one uncommitted transaction per touched table
  * at the end of the query.

@@ -91,7 +91,7 @@ public record MutationPlan(String queryName, Mode mode, Instant now, List<Statem
 
     /**
      * {@code insert Node {...}}: one row. For a keyed type the id derives from the key members
-     * and the write is an upsert (DECISIONS.md #1: replaces an existing row with that id, every
+     * and the write is an upsert (docs/mutations.md: replaces an existing row with that id, every
      * unassigned nullable property becoming null); an unkeyed type gets a fresh ULID and is a
      * strict insert.
      *
@@ -122,7 +122,8 @@ public record MutationPlan(String queryName, Mode mode, Instant now, List<Statem
       }
 
       /**
-       * The canonical id of a keyed node (language.md §1.6), members ordered by stable property id
+       * The canonical id of a keyed node (docs/ndjson-format.md, "Node ids"), members ordered by
+       * stable property id
        * as the loader orders them.
        *
        * @param schema the compiled schema the plan was checked against

@@ -37,7 +37,8 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>{@link JsonNode} (from {@code --params-json} / an HTTP body), with the JSON rules of
- *       language.md §2.3: String needs a JSON string; I32/U32 integers (range-checked); I64/U64
+ *       docs/gq-language.md ("Parameters"): String needs a JSON string; I32/U32 integers
+ *       (range-checked); I64/U64
  *       integers or decimal-integer strings (so 64-bit values survive JavaScript clients);
  *       F32/F64 numbers (or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}); Bool
  *       booleans; Date {@code "YYYY-MM-DD"} strings; DateTime RFC 3339 strings; Blob {@code
