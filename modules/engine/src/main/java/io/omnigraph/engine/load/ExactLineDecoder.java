@@ -18,6 +18,7 @@ import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.validate.Site;
+import io.omnigraph.engine.value.NodeIds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -18,6 +18,7 @@ import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.value.ArrowValues;
+import io.omnigraph.engine.value.NodeIds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package io.omnigraph.engine.plan;
 
 import io.omnigraph.engine.gq.Coercions;
 import io.omnigraph.engine.gq.ColumnRef;
-import io.omnigraph.engine.load.NodeIds;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.SourcePos;
+import io.omnigraph.engine.value.NodeIds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

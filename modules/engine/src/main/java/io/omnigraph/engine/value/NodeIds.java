@@ -1,4 +1,4 @@
-package io.omnigraph.engine.load;
+package io.omnigraph.engine.value;
 
 import com.fasterxml.jackson.core.io.NumberOutput;
 import io.omnigraph.engine.schema.PropertyType;
@@ -23,7 +23,7 @@ public final class NodeIds {
 
   /**
    * @param type the key member's type
-   * @param value a validated value in the loader's representation (see {@link Values})
+   * @param value a value in the representation (see {@link Scalars})
    * @return the canonical rendering, or empty if the value cannot be a key (null, NaN, ±Inf)
    */
   public static Optional<String> renderMember(PropertyType type, Object value) {

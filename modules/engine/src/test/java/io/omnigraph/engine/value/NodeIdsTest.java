@@ -1,4 +1,4 @@
-package io.omnigraph.engine.load;
+package io.omnigraph.engine.value;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
