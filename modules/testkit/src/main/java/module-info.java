@@ -12,7 +12,7 @@
  * <p>{@code io.omnigraph.testkit.graph}: shared test graphs (schemas and NDJSON) and the load/export
  * helpers over the public {@code Graph} API.
  * <p>{@code io.omnigraph.testkit.jvm}: {@link io.omnigraph.testkit.jvm.ChildJvm}, the launcher of
- * child JVMs (crash, kill and cross-process tests, runner jars, benchmarks).
+ * child JVMs (crash, kill and cross-process tests, runner jars).
  * <p>{@code io.omnigraph.testkit.lance}: {@link io.omnigraph.testkit.lance.LanceSmoke}, the Lance
  * smoke test every backend runs through its {@code lanceLocation}. Lance and Arrow are optional
  * ({@code requires static}): only callers of that package need them, on the class path.

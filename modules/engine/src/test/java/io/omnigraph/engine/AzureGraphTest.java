@@ -1,9 +1,9 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.azure.AzureAdapterOptions;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteExtension;
-import java.util.Map;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -20,7 +20,6 @@ class AzureGraphTest extends ObjectStoreGraphContract {
 
   @Override
   OpenOptions options() {
-    return new OpenOptions(Map.of("account", Azurite.ACCOUNT_NAME, "account-key", Azurite.ACCOUNT_KEY,
-        "endpoint", AZURITE.azurite().blobEndpoint(), "allow-http", "true"));
+    return new OpenOptions(AzureAdapterOptions.forAzurite(AZURITE.azurite().blobEndpoint()));
   }
 }

@@ -1,5 +1,6 @@
 package io.omnigraph.engine;
 
+import io.omnigraph.testkit.azure.AzureAdapterOptions;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteClients;
 import io.omnigraph.testkit.azure.AzureFaults;
@@ -40,17 +41,7 @@ class AzureStorageFaultTest extends ProxiedStorageFaultContract {
 
   @Override
   Map<String, String> options(String endpoint) {
-    return Map.of("account", Azurite.ACCOUNT_NAME, "account-key", Azurite.ACCOUNT_KEY, "endpoint", endpoint,
-        "allow-http", "true", "max-retries", Integer.toString(RETRIES), "retry-delay-ms", "1");
-  }
-
-  @Override
-  String method(SidecarIo io) {
-    return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "PUT";
-      case DELETE -> "DELETE";
-      case LIST, READ -> "GET";
-    };
+    return AzureAdapterOptions.forAzurite(endpoint, "max-retries", Integer.toString(RETRIES), "retry-delay-ms", "1");
   }
 
   @Override

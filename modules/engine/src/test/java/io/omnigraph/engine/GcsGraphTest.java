@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.gcs.GcsAdapterOptions;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,7 +30,7 @@ class GcsGraphTest extends ObjectStoreGraphContract {
   @Override
   OpenOptions options() {
     GcsEmulator e = GCS.emulator();
-    return new OpenOptions(Map.of("endpoint", e.baseUrl(), "project-id", e.projectId(), "credentials", "no-auth"));
+    return new OpenOptions(GcsAdapterOptions.forEmulator(e));
   }
 
   @AfterEach

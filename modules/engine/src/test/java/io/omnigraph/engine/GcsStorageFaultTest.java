@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.GcsRequests;
+import io.omnigraph.testkit.gcs.GcsAdapterOptions;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.gcs.GcsFaults;
@@ -51,8 +52,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   @Override
   Map<String, String> options(String endpoint) {
     GcsEmulator e = GCS.emulator();
-    return Map.of("endpoint", endpoint, "project-id", e.projectId(), "credentials", "no-auth",
-        "max-attempts", Integer.toString(ATTEMPTS));
+    return GcsAdapterOptions.forEmulator(e, endpoint, "max-attempts", Integer.toString(ATTEMPTS));
   }
 
   @Override

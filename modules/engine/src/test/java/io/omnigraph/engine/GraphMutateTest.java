@@ -1,5 +1,7 @@
 package io.omnigraph.engine;
 
+import static io.omnigraph.engine.TableDrift.drift;
+import static io.omnigraph.testkit.graph.MutationGraph.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,15 +18,12 @@ import io.omnigraph.api.PreconditionFailedException;
 import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.ResourceLimitException;
-import io.omnigraph.engine.manifest.ManifestState;
-import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.MutationGraph;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,88 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Graph.mutate on real Lance datasets on local disk: statements, read-your-writes, checks, atomicity, limits. */
 class GraphMutateTest {
-  static final String SCHEMA = """
-      node Person {
-        name: String @key
-        age: I32? @range(age, 0..150)
-        email: String? @unique
-        handle: String? @check(handle, "^[a-z]+$")
-      }
-      node Company {
-        title: String @key
-      }
-      node Note {
-        text: String
-      }
-      edge WorksAt: Person -> Company @card(0..1) {
-        since: I32?
-      }
-      edge Knows: Person -> Person
-      edge Mentor: Person -> Person @card(1..)
-      """;
-
-  static final String Q = """
-      query add_person($name: String, $age: I32?) {
-        insert Person { name: $name, age: $age }
-      }
-      query add_person_email($name: String, $email: String) {
-        insert Person { name: $name, email: $email }
-      }
-      query add_note($text: String) {
-        insert Note { text: $text }
-      }
-      query hire($name: String, $company: String, $since: I32?) {
-        insert Person { name: $name }
-        insert Company { title: $company }
-        insert WorksAt { from: $name, to: $company, since: $since }
-      }
-      query join($name: String, $company: String) {
-        insert WorksAt { from: $name, to: $company }
-      }
-      query join_twice($name: String, $a: String, $b: String) {
-        insert WorksAt { from: $name, to: $a }
-        insert WorksAt { from: $name, to: $b }
-      }
-      query add_and_age($name: String) {
-        insert Person { name: $name, age: 1 }
-        update Person set { age: 2 } where name = $name
-      }
-      query birthday_then_thirty($name: String) {
-        update Person set { age: 31 } where name = $name
-        update Person set { age: 40 } where age = 30
-      }
-      query set_age($name: String, $age: I32) {
-        update Person set { age: $age } where name = $name
-      }
-      query set_email($name: String, $email: String) {
-        update Person set { email: $email } where name = $name
-      }
-      query set_handle($name: String, $handle: String) {
-        update Person set { handle: $handle } where name = $name
-      }
-      query age_all($from: I32, $to: I32) {
-        update Person set { age: $to } where age = $from
-      }
-      query remove_person($name: String) {
-        delete Person where name = $name
-      }
-      query remove_old($age: I32) {
-        delete Person where age >= $age
-      }
-      query remove_works_at($name: String) {
-        delete WorksAt where from = $name
-      }
-      query remove_mentor($name: String) {
-        delete Mentor where from = $name
-      }
-      query know($a: String, $b: String) {
-        insert Knows { from: $a, to: $b }
-      }
-      query people() {
-        match { $p: Person }
-        return { $p.name }
-      }
-      """;
+  private static final String Q = MutationGraph.QUERIES;
 
   @TempDir Path dir;
   Graph graph;
@@ -139,21 +57,6 @@ class GraphMutateTest {
   List<String> rows(String type) {
     return GraphIo.sortedLines(GraphIo.export(graph)).stream()
         .filter(l -> l.startsWith("{\"type\":\"" + type + "\"") || l.startsWith("{\"edge\":\"" + type + "\"")).toList();
-  }
-
-  /** Tables whose Lance HEAD is not the version the manifest publishes (drift). */
-  static Map<String, String> drift(Graph g) {
-    LanceGraph lg = (LanceGraph) g;
-    ManifestState state = lg.state();
-    Map<String, String> out = new TreeMap<>();
-    for (TableEntry e : state.tables().values()) {
-      try (TableSnapshot s = lg.tables().reader().openLatest(lg.root().lance(e.path()))) {
-        if (s.version() != e.version()) {
-          out.put(e.tableKey(), e.version() + " -> " + s.version());
-        }
-      }
-    }
-    return out;
   }
 
   static ErrorDetail.Validation validation(Throwable t) {

@@ -16,6 +16,7 @@ import io.omnigraph.api.PreconditionFailedException;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.engine.write.StaleAttempt;
 import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.MutationGraph;
 import io.omnigraph.testkit.graph.PeopleGraph;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class MutationOccTest {
-  static final String Q = GraphMutateTest.Q + """
+  static final String Q = MutationGraph.QUERIES + """
       query add_note_and_retext($text: String, $from: String, $to: String) {
         insert Note { text: $text }
         update Note set { text: $to } where text = $from
@@ -63,7 +64,7 @@ class MutationOccTest {
 
   @BeforeEach
   void init() {
-    graph = Omnigraph.init(dir.resolve("g").toString(), GraphMutateTest.SCHEMA);
+    graph = Omnigraph.init(dir.resolve("g").toString(), MutationGraph.SCHEMA);
     other = Omnigraph.open(dir.resolve("g").toString());
     lance = (LanceGraph) graph;
   }
@@ -148,7 +149,7 @@ class MutationOccTest {
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("'b' not found");
     // The first attempt passed validation and reached its effect window; the re-prepared one failed it.
     assertThat(attempts.get()).isEqualTo(1);
-    assertThat(GraphMutateTest.drift(graph)).isEmpty();
+    assertThat(TableDrift.drift(graph)).isEmpty();
     assertThat(export()).doesNotContain("Knows");
   }
 
@@ -193,7 +194,7 @@ class MutationOccTest {
     assertThat(attempts.get()).isEqualTo(1);
     assertThat(export()).contains("\"age\":1").doesNotContain("\"age\":5").contains("\"name\":\"z\"");
     assertThat(graph.commits()).hasSize(3);
-    assertThat(GraphMutateTest.drift(graph)).isEmpty();
+    assertThat(TableDrift.drift(graph)).isEmpty();
   }
 
   @Test

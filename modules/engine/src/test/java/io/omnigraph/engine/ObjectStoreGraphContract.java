@@ -19,6 +19,7 @@ import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.MutationGraph;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -148,16 +149,16 @@ abstract class ObjectStoreGraphContract {
   @Test
   void mutationsInsertUpdateAndCascadeDeleteWithOneCommitEach() {
     String root = freshRoot();
-    try (Graph g = Omnigraph.init(root, GraphMutateTest.SCHEMA, options())) {
-      MutationResult hired = g.mutate(GraphMutateTest.Q, "hire", QueryParams.of(java.util.Map.of("name", "ada", "company", "acme")),
+    try (Graph g = Omnigraph.init(root, MutationGraph.SCHEMA, options())) {
+      MutationResult hired = g.mutate(MutationGraph.QUERIES, "hire", QueryParams.of(java.util.Map.of("name", "ada", "company", "acme")),
           MutationOptions.defaults());
       assertThat(hired.affectedEdges()).isEqualTo(1);
-      g.mutate(GraphMutateTest.Q, "set_age", QueryParams.of(java.util.Map.of("name", "ada", "age", 37)), MutationOptions.defaults());
-      assertThatThrownBy(() -> g.mutate(GraphMutateTest.Q, "join",
+      g.mutate(MutationGraph.QUERIES, "set_age", QueryParams.of(java.util.Map.of("name", "ada", "age", 37)), MutationOptions.defaults());
+      assertThatThrownBy(() -> g.mutate(MutationGraph.QUERIES, "join",
           QueryParams.of(java.util.Map.of("name", "ghost", "company", "acme")), MutationOptions.defaults()))
           .isInstanceOf(InvalidInputException.class);
-      assertThat(GraphMutateTest.drift(g)).isEmpty();
-      MutationResult removed = g.mutate(GraphMutateTest.Q, "remove_person", QueryParams.of(java.util.Map.of("name", "ada")),
+      assertThat(TableDrift.drift(g)).isEmpty();
+      MutationResult removed = g.mutate(MutationGraph.QUERIES, "remove_person", QueryParams.of(java.util.Map.of("name", "ada")),
           MutationOptions.defaults());
       assertThat(removed.tables().get("edge:WorksAt").deleted()).isEqualTo(1);
       assertThat(g.commits()).hasSize(4);

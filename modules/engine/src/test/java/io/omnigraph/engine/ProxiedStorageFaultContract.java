@@ -46,8 +46,14 @@ abstract class ProxiedStorageFaultContract extends StorageFaultContract {
    */
   abstract String target(SidecarIo io);
 
-  /** @return the HTTP method of {@code io}'s requests */
-  abstract String method(SidecarIo io);
+  /** @return the HTTP method of {@code io}'s requests: the object verbs of S3 and Azure (GCS uploads are POSTs) */
+  String method(SidecarIo io) {
+    return switch (io) {
+      case PUT, PUT_RESPONSE_LOST -> "PUT";
+      case DELETE -> "DELETE";
+      case LIST, READ -> "GET";
+    };
+  }
 
   /** @return the backend-shaped failure answered to a selected request */
   abstract Fault failure();

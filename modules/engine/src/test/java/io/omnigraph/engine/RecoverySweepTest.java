@@ -1,5 +1,8 @@
 package io.omnigraph.engine;
 
+import static io.omnigraph.engine.RecoveryWrites.BEFORE;
+import static io.omnigraph.engine.RecoveryWrites.WRITE;
+import static io.omnigraph.engine.TableDrift.assertNoDrift;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +16,6 @@ import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.InterruptedWrite.StopAt;
 import io.omnigraph.engine.failpoint.FailAction;
 import io.omnigraph.engine.failpoint.Failpoints;
-import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.RecoverySweep;
@@ -37,17 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  * remains, and what the audit says.
  */
 class RecoverySweepTest {
-  static final String BEFORE = """
-      {"type":"Person","data":{"name":"ada","age":36}}
-      {"type":"Company","data":{"title":"acme"}}
-      """;
-  /** Touches two tables: Person (upsert ada, insert bob) and Company (insert initech). */
-  static final String WRITE = """
-      {"type":"Person","data":{"name":"ada","age":37}}
-      {"type":"Person","data":{"name":"bob"}}
-      {"type":"Company","data":{"title":"initech"}}
-      """;
-
   @TempDir Path dir;
   String uri;
   String exportBefore;
@@ -95,14 +86,6 @@ class RecoverySweepTest {
   }
 
   /** Manifest pin == Lance HEAD for every table: no residual drift. */
-  static void assertNoDrift(LanceGraph g) {
-    ManifestState state = g.state();
-    state.tables().forEach((key, entry) -> {
-      try (TableSnapshot s = g.tables().reader().openLatest(g.root().lance(entry.path()))) {
-        assertThat(s.version()).as("HEAD of " + key).isEqualTo(entry.version());
-      }
-    });
-  }
 
   /** Commits a Lance Restore on a pinned table directly, as another process (or a dead sweep) would have. */
   void restoreBehindTheEngine(RecoverySidecar.TablePin pin, long toVersion) {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,9 +23,7 @@ class S3GraphTest extends ObjectStoreGraphContract {
   @Override
   OpenOptions options() {
     S3ProxyServer server = S3.server();
-    return new OpenOptions(Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
-        "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
+    return new OpenOptions(S3AdapterOptions.forEmulator(server.endpoint()));
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.RecordedRequest;
 import io.omnigraph.testkit.graph.GraphIo;
 import io.omnigraph.testkit.graph.PeopleGraph;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.nio.file.Files;
@@ -35,9 +36,7 @@ class S3InsertRequestsTest {
     try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
       String bucket = server.createBucket();
       String uri = "s3://" + bucket + "/graphs/requests";
-      OpenOptions options = new OpenOptions(Map.of("endpoint", proxy.endpoint().toString(), "allow-http", "true",
-          "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-          "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
+      OpenOptions options = new OpenOptions(S3AdapterOptions.forEmulator(proxy.endpoint()));
       try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
         GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("warm", 1));
         proxy.clearLog();
@@ -76,9 +75,7 @@ class S3InsertRequestsTest {
     try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
       String bucket = server.createBucket();
       String uri = "s3://" + bucket + "/graphs/grown";
-      OpenOptions options = new OpenOptions(Map.of("endpoint", proxy.endpoint().toString(), "allow-http", "true",
-          "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-          "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
+      OpenOptions options = new OpenOptions(S3AdapterOptions.forEmulator(proxy.endpoint()));
       try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
         for (int i = 0; i < 20; i++) {
           GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("p" + i, i));

@@ -11,10 +11,10 @@ import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.testkit.graph.GraphIo;
 import io.omnigraph.testkit.graph.PeopleGraph;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,11 +36,9 @@ class S3RecoveryTest {
     S3ProxyServer server = S3.server();
     bucket = server.createBucket();
     uri = "s3://" + bucket + "/graphs/g1";
-    options = new OpenOptions(Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
-        "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY));
+    options = new OpenOptions(S3AdapterOptions.forEmulator(server.endpoint()));
     try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
-      GraphIo.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
+      GraphIo.load(g, LoadMode.OVERWRITE, RecoveryWrites.BEFORE);
       before = GraphIo.export(g);
     }
   }
@@ -53,7 +51,7 @@ class S3RecoveryTest {
   @Test
   void aLoadLeavesNoSidecarOnS3() {
     try (Graph g = Omnigraph.open(uri, options)) {
-      GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
+      GraphIo.load(g, LoadMode.MERGE, RecoveryWrites.WRITE);
     }
     assertThat(sidecarKeys()).isEmpty();
   }
@@ -61,12 +59,12 @@ class S3RecoveryTest {
   @Test
   void crashDuringPhaseBRollsBackOnS3() {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
-      InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
+      InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
     }
     assertThat(sidecarKeys()).hasSize(1);
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
       assertThat(GraphIo.export(g)).isEqualTo(before);
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledBack));
     }
@@ -77,12 +75,12 @@ class S3RecoveryTest {
   void crashAfterConfirmationRollsForwardOnS3() {
     InterruptedWrite w;
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
-      w = InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_CONFIRM);
+      w = InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_CONFIRM);
     }
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri, options)) {
       assertThat(g.commits().get(0).id()).isEqualTo(w.commitId);
       assertThat(GraphIo.export(g)).contains("\"age\":37", "initech");
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));
     }

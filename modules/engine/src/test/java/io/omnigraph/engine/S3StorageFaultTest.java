@@ -2,8 +2,8 @@ package io.omnigraph.engine;
 
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.S3Requests;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
-import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,18 +33,7 @@ class S3StorageFaultTest extends ProxiedStorageFaultContract {
 
   @Override
   Map<String, String> options(String endpoint) {
-    return Map.of("endpoint", endpoint, "allow-http", "true", "path-style", "true",
-        "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY, "max-attempts", Integer.toString(ATTEMPTS));
-  }
-
-  @Override
-  String method(SidecarIo io) {
-    return switch (io) {
-      case PUT, PUT_RESPONSE_LOST -> "PUT";
-      case DELETE -> "DELETE";
-      case LIST, READ -> "GET";
-    };
+    return S3AdapterOptions.forEmulator(endpoint, "max-attempts", Integer.toString(ATTEMPTS));
   }
 
   @Override

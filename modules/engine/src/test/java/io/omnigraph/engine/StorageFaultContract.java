@@ -48,14 +48,14 @@ import org.junit.jupiter.api.Test;
  * <p>A backend binds it with: a fresh root, options that reach the store directly (no faults), a
  * way to open the graph through its fault layer, faults per {@link SidecarIo}, the storage kind
  * its injected failure maps to, and raw access for residue the adapter itself would never write.
- * Each test starts from a graph with two committed rows ({@link RecoverySweepTest#BEFORE}).
+ * Each test starts from a graph with two committed rows ({@link RecoveryWrites#BEFORE}).
  */
 abstract class StorageFaultContract {
   static final String SCHEMA = PeopleGraph.SCHEMA;
-  static final String BEFORE = RecoverySweepTest.BEFORE;
+  static final String BEFORE = RecoveryWrites.BEFORE;
   /** Touches Person and Company. */
-  static final String WRITE = RecoverySweepTest.WRITE;
-  static final String MORE = WriteRecoveryTest.MORE;
+  static final String WRITE = RecoveryWrites.WRITE;
+  static final String MORE = RecoveryWrites.MORE;
   static final String SIDECAR_NAME = "__recovery/[0-9A-HJKMNP-TV-Z]{26}\\.json";
 
   /** The sidecar I/O a binding fails; always scoped to {@code __recovery/} under the root. */
@@ -225,7 +225,7 @@ abstract class StorageFaultContract {
       assertThat(g.commits()).hasSize(commits + 1);
       assertThat(g.commits().get(0).id()).isEqualTo(r.commitId());
       assertThat(GraphIo.export(g)).contains("\"age\":37", "initech", "\"bob\"");
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
       assertThat(sidecars()).isEmpty();
       assertThat(g.recoveries()).isEmpty();
     }
@@ -322,7 +322,7 @@ abstract class StorageFaultContract {
           .hasSize(commits + 2);
       assertThat(g.recoveries()).singleElement().satisfies(r -> assertRolledForward(r, operation, first.commitId()));
       assertThat(sidecars()).isEmpty();
-      RecoverySweepTest.assertNoDrift(g);
+      TableDrift.assertNoDrift(g);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.omnigraph.engine;
 
+import static io.omnigraph.engine.RecoveryWrites.MORE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,8 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * in-process (roll-forward only) and refuses writes while an intent needs a rollback.
  */
 class WriteRecoveryTest {
-  static final String MORE = "{\"type\":\"Person\",\"data\":{\"name\":\"cy\"}}\n";
-
   @TempDir Path dir;
   String uri;
 
@@ -39,7 +38,7 @@ class WriteRecoveryTest {
   void init() {
     uri = dir.resolve("g").toString();
     try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA)) {
-      GraphIo.load(g, LoadMode.OVERWRITE, RecoverySweepTest.BEFORE);
+      GraphIo.load(g, LoadMode.OVERWRITE, RecoveryWrites.BEFORE);
     }
   }
 
@@ -66,7 +65,7 @@ class WriteRecoveryTest {
           throw new java.io.UncheckedIOException(e);
         }
       });
-      GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE);
+      GraphIo.load(g, LoadMode.MERGE, RecoveryWrites.WRITE);
     }
     assertThat(seen).singleElement().satisfies(body -> {
       assertThat(body).contains("\"schema_version\" : 9", "\"writer_kind\" : \"Load\"",
@@ -81,7 +80,7 @@ class WriteRecoveryTest {
       PublisherSeams.beforeMerge(g.publisher(), () -> {
         throw new StorageFailureException("injected manifest failure", null);
       });
-      assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, RecoverySweepTest.WRITE))
+      assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, RecoveryWrites.WRITE))
           .isInstanceOf(RecoveryRequiredException.class).hasMessageContaining("not published");
       assertThat(sidecarFiles()).hasSize(1);
       PublisherSeams.beforeMerge(g.publisher(), () -> { });
@@ -97,7 +96,7 @@ class WriteRecoveryTest {
   @Test
   void anIntentThatNeedsARollbackRefusesWritesUntilTheGraphIsReopened() throws IOException {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      InterruptedWrite w = InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
+      InterruptedWrite w = InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_FIRST_COMMIT);
       assertThatThrownBy(() -> GraphIo.load(g, LoadMode.MERGE, MORE))
           .isInstanceOf(RecoveryRequiredException.class)
           .hasMessageContaining("omnigraph repair")
@@ -117,7 +116,7 @@ class WriteRecoveryTest {
   @Test
   void aStaleSidecarOfAPublishedWriteIsFinalizedByTheNextWrite() throws IOException {
     try (LanceGraph g = (LanceGraph) Omnigraph.open(uri)) {
-      InterruptedWrite.run(g, RecoverySweepTest.WRITE, "svc", StopAt.AFTER_PUBLISH);
+      InterruptedWrite.run(g, RecoveryWrites.WRITE, "svc", StopAt.AFTER_PUBLISH);
       GraphIo.load(g, LoadMode.MERGE, MORE);
       assertThat(g.recovery().audit().list()).singleElement()
           .satisfies(r -> assertThat(r.kind()).isEqualTo(RecoveryAudit.Kind.RolledForward));

@@ -16,6 +16,7 @@ import io.omnigraph.api.storage.StorageException.Kind;
 import io.omnigraph.api.storage.StoragePaths;
 import io.omnigraph.api.storage.StoredObject;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.azure.AzureAdapterOptions;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteClients;
 import io.omnigraph.testkit.azure.AzuriteExtension;
@@ -60,8 +61,7 @@ class AzureBlobStorageAdapterTest {
   }
 
   static Map<String, String> emulatorOptions() {
-    return Map.of("account", Azurite.ACCOUNT_NAME, "account-key", Azurite.ACCOUNT_KEY,
-        "endpoint", azurite().blobEndpoint(), "allow-http", "true");
+    return AzureAdapterOptions.forAzurite(azurite().blobEndpoint());
   }
 
   StorageAdapter open(String root, Map<String, String> extra) throws StorageException {

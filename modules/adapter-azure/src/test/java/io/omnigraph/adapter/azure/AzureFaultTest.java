@@ -10,6 +10,7 @@ import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.StorageException.Kind;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.azure.AzureAdapterOptions;
 import io.omnigraph.testkit.azure.AzureFaults;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteExtension;
@@ -19,7 +20,6 @@ import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +57,9 @@ class AzureFaultTest {
 
   /** An adapter whose endpoint is the proxy; {@code retries} SDK retries with a 1 ms back-off. */
   StorageAdapter adapter(int retries) throws StorageException {
-    StorageAdapter a = StorageAdapters.open(URI.create("az://" + container + "/root"), Map.of(
-        "account", Azurite.ACCOUNT_NAME, "account-key", Azurite.ACCOUNT_KEY,
-        "endpoint", proxy.endpoint() + "/" + Azurite.ACCOUNT_NAME, "allow-http", "true",
-        "max-retries", Integer.toString(retries), "retry-delay-ms", "1", "list-page-size", "2"));
+    StorageAdapter a = StorageAdapters.open(URI.create("az://" + container + "/root"), AzureAdapterOptions.forAzurite(
+        proxy.endpoint() + "/" + Azurite.ACCOUNT_NAME, "max-retries", Integer.toString(retries), "retry-delay-ms", "1",
+        "list-page-size", "2"));
     opened.add(a);
     return a;
   }

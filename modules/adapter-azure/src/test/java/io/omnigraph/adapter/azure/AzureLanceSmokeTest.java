@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
+import io.omnigraph.testkit.azure.AzureAdapterOptions;
 import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteExtension;
 import io.omnigraph.testkit.lance.LanceSmoke;
 import java.net.URI;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,9 +32,8 @@ class AzureLanceSmokeTest {
   void lanceWritesReopensAndReadsBackAThousandRowsThroughTheAdaptersLocation() throws Exception {
     Azurite azurite = AZURITE.azurite();
     String container = azurite.createContainer("lance");
-    try (StorageAdapter adapter = StorageAdapters.open(URI.create("az://" + container + "/graph"), Map.of(
-            "account", Azurite.ACCOUNT_NAME, "account-key", Azurite.ACCOUNT_KEY,
-            "endpoint", azurite.blobEndpoint(), "allow-http", "true"))) {
+    try (StorageAdapter adapter = StorageAdapters.open(URI.create("az://" + container + "/graph"), 
+        AzureAdapterOptions.forAzurite(azurite.blobEndpoint()))) {
       LanceLocation loc = adapter.lanceLocation("tables/person.lance");
       assertThat(loc.uri()).isEqualTo("az://" + container + "/graph/tables/person.lance");
 

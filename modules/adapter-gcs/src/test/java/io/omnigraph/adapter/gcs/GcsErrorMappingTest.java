@@ -15,10 +15,10 @@ import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
 import io.omnigraph.testkit.fault.FaultRule;
 import io.omnigraph.testkit.fault.GcsRequests;
+import io.omnigraph.testkit.gcs.GcsAdapterOptions;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.gcs.GcsFaults;
 import java.net.URI;
-import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,10 +53,8 @@ class GcsErrorMappingTest {
   }
 
   private StorageAdapter open(int maxAttempts) throws StorageException {
-    Map<String, String> o = GcsStorageAdapterTest.withOption(GcsStorageAdapterTest.emulatorOptions(gcs.emulator()),
-        "endpoint", proxy.endpoint().toString());
-    return StorageAdapters.open("gs://" + bucket + "/r", GcsStorageAdapterTest.withOption(o, "max-attempts",
-        Integer.toString(maxAttempts)));
+    return StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.forEmulator(gcs.emulator(),
+        proxy.endpoint(), "max-attempts", Integer.toString(maxAttempts)));
   }
 
   private static void assertKind(ThrowingCallable call, Kind kind) {
@@ -169,10 +167,8 @@ class GcsErrorMappingTest {
 
   @Test
   void aFailingLaterListingPageThrowsFromTheListingInsteadOfEndingIt() throws Exception {
-    Map<String, String> o = GcsStorageAdapterTest.withOption(GcsStorageAdapterTest.emulatorOptions(gcs.emulator()),
-        "endpoint", proxy.endpoint().toString());
-    try (StorageAdapter a = StorageAdapters.open("gs://" + bucket + "/r",
-        GcsStorageAdapterTest.withOption(o, "list-page-size", "2"))) {
+    try (StorageAdapter a = StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.forEmulator(gcs.emulator(),
+        proxy.endpoint(), "max-attempts", "1", "list-page-size", "2"))) {
       for (String p : new String[] {"d/1", "d/2", "d/3", "d/4", "d/5"}) {
         a.put(p, new byte[0], WriteCondition.overwrite());
       }

@@ -6,6 +6,7 @@ import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.gcs.GcsAdapterOptions;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.lance.LanceSmoke;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ class GcsLanceSmokeTest {
   void lanceWritesAThousandRowDatasetOnGsAndReadsItBackAfterReopening() throws Exception {
     String bucket = gcs.emulator().createBucket();
     try (StorageAdapter adapter = StorageAdapters.open("gs://" + bucket + "/graph",
-            GcsStorageAdapterTest.emulatorOptions(gcs.emulator()))) {
+            GcsAdapterOptions.forEmulator(gcs.emulator(), "max-attempts", "1"))) {
       LanceLocation loc = adapter.lanceLocation("tables/person.lance");
       assertThat(LanceSmoke.write(loc)).isEqualTo(LanceSmoke.ROWS);
       // object_store spoke the XML API (/{bucket}/{object}), not the JSON API.

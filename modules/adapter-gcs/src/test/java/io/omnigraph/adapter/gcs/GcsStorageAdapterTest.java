@@ -11,6 +11,7 @@ import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.StorageException.Kind;
 import io.omnigraph.api.storage.StoredObject;
 import io.omnigraph.api.storage.WriteCondition;
+import io.omnigraph.testkit.gcs.GcsAdapterOptions;
 import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import java.net.ServerSocket;
@@ -32,12 +33,7 @@ class GcsStorageAdapterTest {
   private StorageAdapter adapter;
 
   static Map<String, String> emulatorOptions(GcsEmulator e) {
-    Map<String, String> o = new HashMap<>();
-    o.put("endpoint", e.baseUrl());
-    o.put("project-id", e.projectId());
-    o.put("credentials", "no-auth");
-    o.put("max-attempts", "1");
-    return o;
+    return new HashMap<>(GcsAdapterOptions.forEmulator(e, "max-attempts", "1"));
   }
 
   @BeforeEach

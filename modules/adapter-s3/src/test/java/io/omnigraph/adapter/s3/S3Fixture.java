@@ -3,7 +3,7 @@ package io.omnigraph.adapter.s3;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
-import io.omnigraph.testkit.s3.S3ProxyServer;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,13 +14,7 @@ final class S3Fixture {
 
   /** Adapter options for s3proxy (or a FaultProxy in front of it) at {@code endpoint}. */
   static Map<String, String> options(URI endpoint, String... extra) {
-    Map<String, String> o = new HashMap<>();
-    o.put("endpoint", endpoint.toString());
-    o.put("allow-http", "true");
-    o.put("path-style", "true");
-    o.put("region", S3ProxyServer.REGION);
-    o.put("access-key-id", S3ProxyServer.ACCESS_KEY_ID);
-    o.put("secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
+    Map<String, String> o = new HashMap<>(S3AdapterOptions.forEmulator(endpoint));
     for (int i = 0; i < extra.length; i += 2) {
       if (extra[i + 1] == null) {
         o.remove(extra[i]);

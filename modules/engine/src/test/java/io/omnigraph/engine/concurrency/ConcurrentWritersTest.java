@@ -6,6 +6,7 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.testkit.jvm.ChildJvm;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.BufferedReader;
@@ -104,9 +105,7 @@ public class ConcurrentWritersTest {
 
   static Map<String, String> s3Options() {
     S3ProxyServer server = S3.server();
-    return Map.of("endpoint", server.endpoint().toString(), "allow-http", "true", "path-style", "true",
-        "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
+    return S3AdapterOptions.forEmulator(server.endpoint());
   }
 
   /** Creates the graph and writes the workload's seed. */

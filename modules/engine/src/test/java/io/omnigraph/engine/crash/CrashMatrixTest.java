@@ -9,6 +9,7 @@ import static io.omnigraph.engine.crash.CrashWrites.MERGE3;
 import static io.omnigraph.engine.crash.CrashWrites.NOBODY;
 import static io.omnigraph.engine.crash.CrashWrites.OVERWRITE2;
 import static io.omnigraph.engine.crash.CrashWrites.SET_AGE1;
+import static io.omnigraph.engine.crash.CrashWrites.inputFile;
 import static io.omnigraph.engine.crash.CrashWrites.sidecars;
 import static io.omnigraph.testkit.graph.GraphIo.commitIds;
 import static io.omnigraph.testkit.graph.GraphIo.export;
@@ -24,11 +25,9 @@ import io.omnigraph.api.OpenOptions;
 import io.omnigraph.engine.crash.CrashWrites.Writer;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.testkit.jvm.ChildJvm;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
 import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -191,9 +190,7 @@ class CrashMatrixTest {
   @Test
   void everyWritePathFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
     S3ProxyServer server = S3.server();
-    Map<String, String> options = Map.of("endpoint", server.endpoint().toString(), "allow-http", "true",
-        "path-style", "true", "region", S3ProxyServer.REGION, "access-key-id", S3ProxyServer.ACCESS_KEY_ID,
-        "secret-access-key", S3ProxyServer.SECRET_ACCESS_KEY);
+    Map<String, String> options = S3AdapterOptions.forEmulator(server.endpoint());
     Backend s3 = new Backend() {
       public String name() {
         return "s3";
@@ -298,7 +295,7 @@ class CrashMatrixTest {
       beforeCommits = commitIds(g);
     }
     GraphModel after = w.effect().apply(before.copy());
-    Path input = write(w.input());
+    Path input = inputFile(tmp, w.input());
     List<String> args = new ArrayList<>();
     args.add(uri);
     backend.options().forEach((k, v) -> {
@@ -389,15 +386,5 @@ class CrashMatrixTest {
   /** Failpoints that some production call site passes (the rest cannot fire yet). */
   static Set<String> placedFailpoints() {
     return io.omnigraph.engine.failpoint.FailpointCallSites.placedNames();
-  }
-
-  private Path write(String text) {
-    try {
-      Path p = Files.createTempFile(tmp, "input-", ".ndjson");
-      Files.writeString(p, text);
-      return p;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

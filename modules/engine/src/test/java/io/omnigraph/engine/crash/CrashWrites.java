@@ -5,6 +5,9 @@ import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.engine.failpoint.Failpoints;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +136,17 @@ final class CrashWrites {
       return a.list("__recovery").toList();
     } catch (StorageException e) {
       throw new AssertionError("cannot list __recovery/ of " + uri, e);
+    }
+  }
+
+  /** @return a new file under {@code dir} holding {@code text}: a child writer's input */
+  static Path inputFile(Path dir, String text) {
+    try {
+      Path p = Files.createTempFile(dir, "input-", ".ndjson");
+      Files.writeString(p, text);
+      return p;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.omnigraph.engine.crash;
 
+import static io.omnigraph.engine.crash.CrashWrites.inputFile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.Graph;
@@ -8,9 +9,6 @@ import io.omnigraph.api.Omnigraph;
 import io.omnigraph.testkit.graph.GraphIo;
 import io.omnigraph.testkit.graph.PeopleGraph;
 import io.omnigraph.testkit.jvm.ChildJvm;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,7 +72,7 @@ class KillLoopTest {
         beforeCommits = GraphIo.commitIds(g);
         beforeAudit = g.recoveries().size();
       }
-      Path input = write(w.input());
+      Path input = inputFile(tmp, w.input());
       long delay = (long) (random.nextDouble() * maxWriteMillis * 1.2);
       ChildJvm.Result child;
       boolean sentKill = false;
@@ -166,16 +164,6 @@ class KillLoopTest {
         + ", outcomes " + outcomes
         + ", divergences " + divergences.size() + ", max write " + maxWriteMillis + " ms, seed " + seed);
     assertThat(divergences).as("kill-loop divergences (seed " + seed + ")").isEmpty();
-  }
-
-  private Path write(String text) {
-    try {
-      Path p = Files.createTempFile(tmp, "input-", ".ndjson");
-      Files.writeString(p, text);
-      return p;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static void awaitLine(ChildJvm.Running r, String marker) {

@@ -10,6 +10,7 @@ import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.testing.SchemaSamples;
 import io.omnigraph.engine.validate.CommittedGraphView;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -22,38 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class GraphLoaderTest {
-  static final String SCHEMA =
-      """
-      node Author {
-        handle: String @key
-        full_name: String
-        born: Date?
-        tags: [String]?
-      }
-      node Book {
-        isbn: String @key
-        title: String
-        year: I32
-        pages: U32?
-        copies: U64?
-        rating: F32?
-        score: F64?
-        status: enum(draft, in_print)
-        published: DateTime?
-        vec: Vector(3)?
-        cover: Blob?
-        in_stock: Bool?
-        code: String?
-        @range(year, 1400..2100)
-        @check(isbn, "^[0-9-]+$")
-        @unique(code)
-      }
-      node Note { text: String }
-      node Edition { author: String year: I32 @key(author, year) }
-      edge Wrote: Author -> Book { role: String? }
-      edge Cites: Book -> Book @card(0..2)
-      edge Likes: Author -> Author @card(2..) { @unique(src, dst) }
-      """;
+  private static final String SCHEMA = SchemaSamples.BOOKS;
 
   static final CompiledSchema COMPILED = compile();
 

@@ -11,6 +11,7 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.engine.testing.SchemaSamples;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -110,7 +111,7 @@ class LoadValidationErrorsTest {
 
   @BeforeAll
   static void committedGraph() {
-    graph = Omnigraph.init(dir.resolve("g").toString(), GraphLoaderTest.SCHEMA);
+    graph = Omnigraph.init(dir.resolve("g").toString(), SchemaSamples.BOOKS);
     load(LoadMode.OVERWRITE, COMMITTED);
     head = graph.commits().get(0);
     exported = export();

@@ -1,23 +1,17 @@
 package io.omnigraph.engine.recovery;
 
+import static io.omnigraph.engine.testing.SidecarSamples.ID;
+import static io.omnigraph.engine.testing.SidecarSamples.PERSON;
+import static io.omnigraph.engine.testing.SidecarSamples.ROOT;
+import static io.omnigraph.engine.testing.SidecarSamples.armed;
+import static io.omnigraph.engine.testing.SidecarSamples.confirmed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.omnigraph.engine.manifest.TableIdentity;
-import io.omnigraph.engine.recovery.RecoverySidecar.AuthorityToken;
-import io.omnigraph.engine.recovery.RecoverySidecar.ConfirmedUpdate;
-import io.omnigraph.engine.recovery.RecoverySidecar.EffectPhase;
-import io.omnigraph.engine.recovery.RecoverySidecar.Lineage;
-import io.omnigraph.engine.recovery.RecoverySidecar.ProtocolV3;
-import io.omnigraph.engine.recovery.RecoverySidecar.TableEffect;
-import io.omnigraph.engine.recovery.RecoverySidecar.TableOutcome;
 import io.omnigraph.engine.recovery.RecoverySidecar.TablePin;
-import io.omnigraph.engine.recovery.RecoverySidecar.TableUpdateSlot;
-import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
-import io.omnigraph.engine.recovery.RecoverySidecar.WriterKind;
 import io.omnigraph.engine.recovery.SidecarCodec.SidecarFormatException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,34 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** The v9 sidecar JSON: exact round trips and strict refusals (docs/sidecar-format.md). */
 class SidecarCodecTest {
-  static final String ROOT = "s3://bkt/g1/";
   static final SidecarCodec CODEC = new SidecarCodec(p -> ROOT + p.identity().canonicalPath(p.tableKey()));
   static final ObjectMapper JSON = new ObjectMapper();
-  static final TableIdentity PERSON = new TableIdentity(3, 4);
-  static final String ID = "01JZ8Q3V7K2M4N6P8R0T2W4Y6A";
-
-  static RecoverySidecar armed() {
-    return new RecoverySidecar(ID, 1752480000123456L, null, "svc-ingest", WriterKind.MUTATION,
-        List.of(new TablePin(PERSON, "node:Person", ROOT + "nodes/0000000000000003-0000000000000004", 12, 13, null,
-            null)),
-        new ProtocolV3(new AuthorityToken("{\"branch\":\"main\"}", "01JZ8PZZ0000000000000000AB",
-            "01JY0000000000000000000000", "sha256:9f2c", 2),
-            new Lineage("01JZ8Q3V80000000000000000C", null, "svc-ingest", null, 1752480000123999L, "m"),
-            "01JZ8Q3V80000000000000000D", null, EffectPhase.ARMED,
-            List.of(new TableEffect(PERSON, "node:Person", new TransactionIdentity(12, "6f1e-uuid"), null)),
-            List.of(new TableUpdateSlot(PERSON, "node:Person", 12, null, null))));
-  }
-
-  static RecoverySidecar confirmed() {
-    RecoverySidecar a = armed();
-    ProtocolV3 p = a.protocol();
-    return a.with(List.of(a.tables().get(0).confirmed(13)), new ProtocolV3(p.authority(), p.lineage(),
-        p.rollbackGraphCommitId(), List.of(new TableOutcome("node:Person", 13, 12)), EffectPhase.EFFECTS_CONFIRMED,
-        List.of(new TableEffect(PERSON, "node:Person", new TransactionIdentity(12, "6f1e-uuid"),
-            new TransactionIdentity(12, "6f1e-uuid"))),
-        List.of(new TableUpdateSlot(PERSON, "node:Person", 12, null,
-            new ConfirmedUpdate(13, null, 1042, "{\"manifest_path\":\"x\",\"naming_scheme\":\"V2\"}")))));
-  }
 
   static String name() {
     return RecoverySidecar.path(ID);

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.engine.recovery.RecoverySidecar.TransactionIdentity;
 import io.omnigraph.engine.recovery.TableClassification.Decision;
+import io.omnigraph.engine.testing.SidecarSamples;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,12 +23,12 @@ class TableClassificationTest {
   static final Optional<TransactionIdentity> FOREIGN = Optional.of(new TransactionIdentity(12, "other"));
 
   static TableClassification armed(long head, long pinned) {
-    RecoverySidecar s = SidecarCodecTest.armed();
+    RecoverySidecar s = SidecarSamples.armed();
     return TableClassification.classify(s.tables().get(0), s.protocol(), head, pinned, OURS);
   }
 
   static TableClassification confirmed(long head, long pinned, Optional<TransactionIdentity> atHead) {
-    RecoverySidecar s = SidecarCodecTest.confirmed();
+    RecoverySidecar s = SidecarSamples.confirmed();
     return TableClassification.classify(s.tables().get(0), s.protocol(), head, pinned, atHead);
   }
 

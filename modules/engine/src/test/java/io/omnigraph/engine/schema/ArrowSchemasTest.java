@@ -1,8 +1,9 @@
 package io.omnigraph.engine.schema;
 
-import static io.omnigraph.engine.schema.SchemaParserTest.LIBRARY;
+import static io.omnigraph.engine.testing.SchemaSamples.LIBRARY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.omnigraph.engine.testing.SchemaSamples;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class ArrowSchemasTest {
   static CompiledSchema compiled(String src) throws SchemaException {
-    return SchemaCompiler.compileForInit(src, SchemaIrTest.DOMAIN);
+    return SchemaCompiler.compileForInit(src, SchemaSamples.DOMAIN);
   }
 
   @Test

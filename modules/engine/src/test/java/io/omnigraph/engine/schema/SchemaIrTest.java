@@ -1,6 +1,7 @@
 package io.omnigraph.engine.schema;
 
-import static io.omnigraph.engine.schema.SchemaParserTest.LIBRARY;
+import static io.omnigraph.engine.testing.SchemaSamples.DOMAIN;
+import static io.omnigraph.engine.testing.SchemaSamples.LIBRARY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SchemaIrTest {
-  static final String DOMAIN = "01JABCDEFGHJKMNPQRSTVWXYZ0";
 
   static SchemaIr ir(String src) throws SchemaException {
     return SchemaIr.initialize(SchemaCompiler.compile(src), DOMAIN);

@@ -1,5 +1,7 @@
 package io.omnigraph.engine.schema;
 
+import static io.omnigraph.engine.testing.SchemaAssert.assertError;
+import static io.omnigraph.engine.testing.SchemaSamples.LIBRARY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,56 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class SchemaParserTest {
-
-  static final String LIBRARY =
-      """
-      // library.pg
-      interface Titled {
-        title: String @description("display title")
-      }
-
-      node Author {
-        handle: String @key
-        full_name: String
-        born: Date?
-        tags: [String]?
-      }
-
-      /* books: the main entity */
-      node Book implements Titled @description("a published work") {
-        isbn: String @key
-        year: I32
-        rating: F64?
-        status: enum(draft, in_print, out_of_print)
-        blurb: String? @index
-        blurb_vec: Vector(8)? @embed("blurb", model="mock-8") @index
-        @range(year, 1400..2100)
-        @check(isbn, "^[0-9-]{10,17}$")
-        @index(status)
-      }
-
-      edge Wrote: Author -> Book {
-        role: String?
-        @unique(src, dst)
-      }
-
-      edge Cites: Book -> Book @card(0..50)
-      """;
-
   static Catalog compile(String src) throws SchemaException {
     return SchemaCompiler.compile(src);
-  }
-
-  static void assertError(String src, int line, int column, String fragment) {
-    assertThatThrownBy(() -> SchemaCompiler.compile(src))
-        .isInstanceOf(SchemaException.class)
-        .satisfies(
-            e -> {
-              SchemaException se = (SchemaException) e;
-              assertThat(se.detail()).contains(fragment);
-              assertThat(se.line() + ":" + se.column()).as(se.getMessage()).isEqualTo(line + ":" + column);
-              assertThat(se.getMessage()).startsWith("line " + line + ":" + column + ": ");
-            });
   }
 
   @Nested

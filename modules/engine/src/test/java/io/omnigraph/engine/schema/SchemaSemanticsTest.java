@@ -1,6 +1,6 @@
 package io.omnigraph.engine.schema;
 
-import static io.omnigraph.engine.schema.SchemaParserTest.assertError;
+import static io.omnigraph.engine.testing.SchemaAssert.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

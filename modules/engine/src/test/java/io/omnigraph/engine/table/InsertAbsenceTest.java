@@ -3,6 +3,7 @@ package io.omnigraph.engine.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.testing.TableSamples;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,7 +110,7 @@ class InsertAbsenceTest {
     }
     long overwritten;
     try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows.rows("z", 9)) {
-      overwritten = store.writer().commitStaged(s, store.writer().stageOverwrite(s, "node:P", TableStoreTest.SCHEMA, List.of(b)));
+      overwritten = store.writer().commitStaged(s, store.writer().stageOverwrite(s, "node:P", TableSamples.ID_N, List.of(b)));
     }
     assertThat(history(deleted)).doesNotContainKey(InsertAbsence.PROPERTY);
     assertThat(history(overwritten)).doesNotContainKey(InsertAbsence.PROPERTY);

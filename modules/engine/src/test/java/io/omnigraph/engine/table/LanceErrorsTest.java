@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.omnigraph.engine.table.LanceErrors.Failure;
+import io.omnigraph.engine.testing.TableSamples;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -65,8 +66,8 @@ class LanceErrorsTest {
   void realExistingDatasetMessageIsAlreadyExists(@TempDir Path dir) {
     try (TableStore store = new TableStore()) {
       var loc = new io.omnigraph.api.storage.LanceLocation(dir.resolve("t").toUri().toString(), Map.of());
-      store.writer().createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of());
-      Throwable t = catchThrowable(() -> store.writer().createTable(loc, "node:P", TableStoreTest.SCHEMA, java.util.List.of()));
+      store.writer().createTable(loc, "node:P", TableSamples.ID_N, java.util.List.of());
+      Throwable t = catchThrowable(() -> store.writer().createTable(loc, "node:P", TableSamples.ID_N, java.util.List.of()));
       assertThat(LanceErrors.classify(t.getCause())).isEqualTo(Failure.ALREADY_EXISTS);
     }
   }

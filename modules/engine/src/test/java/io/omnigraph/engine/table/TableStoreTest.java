@@ -13,6 +13,7 @@ import io.omnigraph.engine.gq.QueryAst.CompOp;
 import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.testing.TableSamples;
 import io.omnigraph.engine.write.KeyedWrites;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,9 +24,6 @@ import java.util.TreeMap;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,10 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TableStoreTest {
-  static final Schema SCHEMA = new Schema(List.of(
-      new Field("id", new FieldType(false, ArrowType.Utf8.INSTANCE, null,
-          Map.of("lance-schema:unenforced-primary-key", "true")), null),
-      new Field("n", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+  private static final Schema SCHEMA = TableSamples.ID_N;
 
   @TempDir Path dir;
   TableStore store;

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 
 /**
  * A child JVM (a real OS process) started with this JVM's {@code java}: the one launcher for every
- * test that forks (crash, kill and cross-process race tests, the TCK runner jar, benchmarks).
+ * test that forks (crash, failpoint, lease, kill and cross-process race tests, the TCK runner jar).
  *
  * <p>{@link #main} starts a class of the running test on {@link #testClassPath()} with the test
  * defaults: fast start-up ({@code -Xshare:auto -XX:TieredStopAtLevel=1}; {@link #measured()} turns
