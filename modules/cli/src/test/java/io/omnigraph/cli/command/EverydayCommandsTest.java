@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The small things a new user meets in the first hour (issue 17, item 5), on real local graphs. */
+/** The small things a new user meets in the first hour (docs/cli.md), on real local graphs. */
 class EverydayCommandsTest {
 
   /** Declared in an order that is neither alphabetical nor nodes-after-edges. */

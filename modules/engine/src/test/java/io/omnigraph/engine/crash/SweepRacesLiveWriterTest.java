@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A recovery sweep in one process racing a live writer in another (issue 7, sweep under the write
- * lease): the writer's sidecar is armed and its first table commit has landed, unconfirmed, when the
+ * A recovery sweep in one process racing a live writer in another (docs/recovery.md, "Sweep
+ * modes": the sweep runs under the write lease): the writer's sidecar is armed and its first table commit has landed, unconfirmed, when the
  * sweep starts. Classified at that instant the intent would be rolled back; because the sweep takes
  * the same effect window (gate + cross-process {@code WriteLease}) as every write, it waits until
  * the writer has published and deleted its sidecar, and then finds nothing to do.
