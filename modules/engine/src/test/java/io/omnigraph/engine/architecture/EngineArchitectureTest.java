@@ -39,7 +39,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's package rules (issue 12 item 5; the layout is docs/architecture.md). Each rule runs
+ * The engine's package rules (docs/architecture.md, "Rules between packages"). Each rule runs
  * over the engine's main classes only, and each is proven to fire by a deliberately violating
  * fixture class under src/test (which the real check never imports).
  */
