@@ -52,7 +52,7 @@ class GcsStorageFaultTest extends ProxiedStorageFaultContract {
   @Override
   Map<String, String> options(String endpoint) {
     GcsEmulator e = GCS.emulator();
-    return GcsAdapterOptions.forEmulator(e, endpoint, "max-attempts", Integer.toString(ATTEMPTS));
+    return GcsAdapterOptions.atEndpoint(e, endpoint, "max-attempts", Integer.toString(ATTEMPTS));
   }
 
   @Override

@@ -53,7 +53,7 @@ class GcsErrorMappingTest {
   }
 
   private StorageAdapter open(int maxAttempts) throws StorageException {
-    return StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.forEmulator(gcs.emulator(),
+    return StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.atEndpoint(gcs.emulator(),
         proxy.endpoint(), "max-attempts", Integer.toString(maxAttempts)));
   }
 
@@ -167,7 +167,7 @@ class GcsErrorMappingTest {
 
   @Test
   void aFailingLaterListingPageThrowsFromTheListingInsteadOfEndingIt() throws Exception {
-    try (StorageAdapter a = StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.forEmulator(gcs.emulator(),
+    try (StorageAdapter a = StorageAdapters.open("gs://" + bucket + "/r", GcsAdapterOptions.atEndpoint(gcs.emulator(),
         proxy.endpoint(), "max-attempts", "1", "list-page-size", "2"))) {
       for (String p : new String[] {"d/1", "d/2", "d/3", "d/4", "d/5"}) {
         a.put(p, new byte[0], WriteCondition.overwrite());

@@ -12,15 +12,18 @@ public final class GcsAdapterOptions {
 
   /** @return the options for {@code emulator} at its own endpoint, unmodifiable */
   public static Map<String, String> forEmulator(GcsEmulator emulator, String... more) {
-    return forEmulator(emulator, emulator.baseUrl(), more);
+    return atEndpoint(emulator, emulator.baseUrl(), more);
   }
 
   /**
+   * A separate name, not an overload of {@link #forEmulator}: with a {@code String} endpoint an
+   * overload would bind the endpoint as the first of {@code more}.
+   *
    * @param endpoint where the adapter sends its requests
    * @param more further options as key, value pairs (e.g. {@code "max-attempts", "1"})
    * @return the options, unmodifiable
    */
-  public static Map<String, String> forEmulator(GcsEmulator emulator, Object endpoint, String... more) {
+  public static Map<String, String> atEndpoint(GcsEmulator emulator, Object endpoint, String... more) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("endpoint", endpoint.toString());
     o.put("project-id", emulator.projectId());
