@@ -2,6 +2,7 @@ package io.omnigraph.cli;
 
 import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
+import io.omnigraph.cli.command.EnsureIndicesCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
@@ -36,6 +37,8 @@ import picocli.CommandLine.Spec;
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
       CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
       TckCommand.class, VersionCommand.class,
+      // --- schema & maintenance ---
+      EnsureIndicesCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
