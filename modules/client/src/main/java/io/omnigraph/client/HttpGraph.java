@@ -17,6 +17,9 @@ import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreparedMutation;
+import io.omnigraph.api.PreparedQuery;
+import io.omnigraph.api.QueryOptions;
+import io.omnigraph.api.QueryResult;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.RecoveryRecord;
 import io.omnigraph.api.SchemaInfo;
@@ -241,6 +244,49 @@ public final class HttpGraph implements Graph {
     }
     return JSON.valueToTree(v);
   }
+
+  // --- reads ---
+
+  private static ObjectNode queryBody(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    params(body, params);
+    options.branch().ifPresent(b -> body.put("branch", b));
+    options.commitId().ifPresent(c -> body.put("snapshot", c));
+    return body;
+  }
+
+  @Override
+  public QueryResult query(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    return new HttpQueryResult(json(post("query", queryBody(gqText, queryName, params, options))));
+  }
+
+  @Override
+  public PreparedQuery prepareQuery(String gqText, String queryName) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    JsonNode r = json(post("query/prepare", body));
+    return new PreparedRead(gqText, r.path("query_name").asText(), HttpQueryResult.columns(r.path("columns")), this);
+  }
+
+  @Override
+  public QueryResult query(PreparedQuery query, QueryParams params, QueryOptions options) {
+    if (!(query instanceof PreparedRead p) || p.owner != this) {
+      throw new InvalidInputException("this prepared query was not prepared by this HttpGraph",
+          new ErrorDetail.Validation(null, null, null, "foreign_prepared_query"));
+    }
+    return query(p.text, p.queryName, params, options);
+  }
+
+  @Override
+  public String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    return json(post("query/explain", queryBody(gqText, queryName, params, options))).path("plan").asText();
+  }
+
+  private record PreparedRead(String text, String queryName, List<QueryResult.Column> columns, HttpGraph owner)
+      implements PreparedQuery {}
 
   // --- export, commits, schema ---
 

@@ -49,6 +49,13 @@ final class GraphRoutes {
     r.add(new Route("POST", "mutate/prepare", false, false,
         "Parse and type-check a mutation query against the schema without running it",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::prepare));
+    // --- reads ---
+    r.add(new Route("POST", "query", false, false, "Run one read query against a branch head or a commit (ReadOutput)",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::query));
+    r.add(new Route("POST", "query/prepare", false, false, "Parse and type-check a read query; its result columns",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::prepare));
+    r.add(new Route("POST", "query/explain", false, false, "The plan of a read query, as text",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::explain));
     r.add(new Route("GET", "schema", false, false, "The accepted schema source",
         null, Exchange.JSON_TYPE, GraphRoutes::schema));
     r.add(new Route("POST", "load", true, true, "Load NDJSON given as a JSON string as one commit",
@@ -154,7 +161,7 @@ final class GraphRoutes {
         new ErrorDetail.Validation(null, null, "name", "missing_field"));
   }
 
-  private static QueryParams params(ObjectNode body) {
+  static QueryParams params(ObjectNode body) {
     String json = Exchange.text(body, "params_json");
     JsonNode pairs = body.get("param_pairs");
     if (json != null || (pairs != null && !pairs.isNull())) {
