@@ -93,6 +93,54 @@ public interface Graph extends AutoCloseable {
    */
   MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options);
 
+  // --- reads ---
+
+  /**
+   * Runs one named read query ({@code match … return …}) of a {@code .gq} file against one graph
+   * snapshot: the head of the branch named in {@code options} (default {@code main}) or one commit.
+   * The file is parsed, the query type-checked against the snapshot's schema and the parameters
+   * bound before any row is read. The whole query reads exactly that snapshot, whatever writers
+   * publish meanwhile. Semantics: docs/queries.md.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the read query to run
+   * @param params the parameter values
+   * @param options the branch or commit to read
+   * @return the result (close it)
+   * @throws InvalidInputException a parse or type error (line:column in the detail), a mutation
+   *     query, or a bad parameter value
+   * @throws NotFoundException the branch or commit does not exist
+   * @throws StorageFailureException the backend failed
+   */
+  QueryResult query(String gqText, String queryName, QueryParams params, QueryOptions options);
+
+  /**
+   * Parses a {@code .gq} file and type-checks one read query against this graph's schema. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the read query
+   * @return the checked query
+   * @throws InvalidInputException a parse or type error, a mutation query, or no query of that name
+   */
+  PreparedQuery prepareQuery(String gqText, String queryName);
+
+  /**
+   * Runs a prepared read query; otherwise exactly {@link #query(String, String, QueryParams,
+   * QueryOptions)} (the query is re-checked when the snapshot's schema differs from the one it
+   * was prepared against).
+   */
+  QueryResult query(PreparedQuery query, QueryParams params, QueryOptions options);
+
+  /**
+   * Plans a read query against the snapshot {@code options} names without running it, and
+   * describes the plan: scans with the filters pushed into Lance and the columns read, traversal
+   * strategies, joins, negations, aggregation, ordering and limit.
+   *
+   * @return the plan as indented text, one operator per line
+   * @throws InvalidInputException as {@link #query(String, String, QueryParams, QueryOptions)}
+   */
+  String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options);
+
   /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables

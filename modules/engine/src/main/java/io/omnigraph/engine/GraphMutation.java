@@ -104,7 +104,7 @@ final class GraphMutation {
    */
   static MutationPlan bind(Prepared prepared, QueryParams params, Instant now) {
     try {
-      return prepared.checked().bind(values(params), now);
+      return io.omnigraph.engine.plan.MutationBinder.bind(prepared.checked(), values(params), now);
     } catch (QueryException e) {
       throw e.toInvalidInput();
     }

@@ -161,6 +161,33 @@ final class LanceGraph implements Graph {
     return run(GraphMutation.bind(schema, query, params, Instant.now()), options);
   }
 
+  // --- reads ---
+
+  @Override
+  public io.omnigraph.api.QueryResult query(String gqText, String queryName, QueryParams params,
+      io.omnigraph.api.QueryOptions options) {
+    return query(prepareQuery(gqText, queryName), params, options);
+  }
+
+  @Override
+  public io.omnigraph.api.PreparedQuery prepareQuery(String gqText, String queryName) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.prepare(schema, gqText, queryName);
+  }
+
+  @Override
+  public io.omnigraph.api.QueryResult query(io.omnigraph.api.PreparedQuery query, QueryParams params,
+      io.omnigraph.api.QueryOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.run(snapshots, query, params, options);
+  }
+
+  @Override
+  public String explainQuery(String gqText, String queryName, QueryParams params, io.omnigraph.api.QueryOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.explain(snapshots, prepareQuery(gqText, queryName), params, options);
+  }
+
   private MutationResult run(MutationPlan plan, MutationOptions options) {
     return underWriteGate(() -> {
       writeGate.lock();

@@ -3,18 +3,9 @@ package io.omnigraph.engine.gq;
 import io.omnigraph.engine.gq.QueryAst.CompOp;
 import io.omnigraph.engine.gq.QueryAst.ParamDecl;
 import io.omnigraph.engine.gq.QueryAst.QueryDecl;
-import io.omnigraph.engine.plan.MutationPlan.Mode;
-import io.omnigraph.engine.plan.MutationPlan.Statement;
-import io.omnigraph.engine.plan.MutationPlan;
-import io.omnigraph.engine.plan.ParamBinder;
-import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
-import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.SourcePos;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +15,17 @@ import java.util.Set;
 /**
  * A mutation query that type-checked against a catalog: every statement's target, columns and
  * value types are resolved, and every value is either a converted literal or a typed slot for a
- * parameter or {@code now()}. {@link #bind} fills the slots and yields the {@link MutationPlan}.
+ * parameter or {@code now()}. The plan layer fills the slots ({@code plan.MutationBinder}); this
+ * front end knows nothing of plans.
  */
 public final class CheckedMutation implements CheckedQuery {
   private final QueryDecl decl;
-  private final Mode mode;
+  private final boolean destructive;
   private final List<Template> templates;
 
-  CheckedMutation(QueryDecl decl, Mode mode, List<Template> templates) {
+  CheckedMutation(QueryDecl decl, boolean destructive, List<Template> templates) {
     this.decl = Objects.requireNonNull(decl, "decl");
-    this.mode = Objects.requireNonNull(mode, "mode");
+    this.destructive = destructive;
     this.templates = List.copyOf(templates);
   }
 
@@ -42,9 +34,14 @@ public final class CheckedMutation implements CheckedQuery {
     return decl;
   }
 
-  /** @return constructive (insert/update) or destructive (delete) */
-  public Mode mode() {
-    return mode;
+  /** @return true for a destructive mutation (deletes only), false for a constructive one (inserts and updates) */
+  public boolean destructive() {
+    return destructive;
+  }
+
+  /** @return the checked statements with unbound slots, in source order */
+  public List<Template> templates() {
+    return templates;
   }
 
   /** @return the table keys the statements target (without cascades), in first-touch order */
@@ -56,54 +53,8 @@ public final class CheckedMutation implements CheckedQuery {
     return out;
   }
 
-  /**
-   * Binds parameter values and produces the plan. Pure: no I/O.
-   *
-   * @param params values by parameter name (without {@code $}); see {@link ParamBinder} for the
-   *     accepted value forms
-   * @param now the instant {@code now()} stands for (truncated to milliseconds)
-   * @return the executable plan
-   * @throws QueryException PARAM_VALUE when a value is missing, undeclared, mistyped, out of
-   *     range, not in an enum's set, or null where the target column or key requires a value
-   */
-  public MutationPlan bind(Map<String, ?> params, Instant now) throws QueryException {
-    Map<String, Object> values = ParamBinder.bindValues(decl.params(), params);
-    Instant ms = now.truncatedTo(ChronoUnit.MILLIS);
-    Resolver r = new Resolver(values, ms.toEpochMilli());
-    List<Statement> statements = new java.util.ArrayList<>();
-    for (Template t : templates) {
-      statements.add(t.bind(r));
-    }
-    return new MutationPlan(decl.name(), mode, ms, statements);
-  }
-
-  /** Resolves slots against bound parameter values. */
-  record Resolver(Map<String, Object> params, long nowMillis) {
-    Object resolve(Slot slot) throws QueryException {
-      if (slot instanceof Slot.Const c) {
-        return c.value();
-      }
-      if (slot instanceof Slot.NowSlot) {
-        return nowMillis;
-      }
-      Slot.ParamSlot p = (Slot.ParamSlot) slot;
-      Object v = params.get(p.decl().name());
-      return v == null
-          ? null
-          : Coercions.paramToColumn(v, p.decl().type(), p.column(), "param '" + p.decl().name() + "' for " + p.target());
-    }
-
-    Object resolveAssigned(Assign a) throws QueryException {
-      Object v = resolve(a.slot());
-      if (v == null && !a.column().nullable()) {
-        throw QueryException.param("param '" + ((Slot.ParamSlot) a.slot()).decl().name() + "' is null, but " + a.target() + " is not nullable");
-      }
-      return v;
-    }
-  }
-
   /** Where a value comes from. */
-  sealed interface Slot {
+  public sealed interface Slot {
     /** @param value a literal already in the target column's representation */
     record Const(Object value) implements Slot {}
 
@@ -126,7 +77,7 @@ public final class CheckedMutation implements CheckedQuery {
    * @param target how to name it in messages, e.g. {@code Book.year}
    * @param slot the value
    */
-  record Assign(ColumnRef column, String target, Slot slot) {}
+  public record Assign(ColumnRef column, String target, Slot slot) {}
 
   /**
    * A typed where predicate.
@@ -135,114 +86,88 @@ public final class CheckedMutation implements CheckedQuery {
    * @param op the comparison
    * @param slot the compared value
    */
-  record Pred(ColumnRef column, CompOp op, Slot slot) {
-    RowFilter bind(Resolver r) throws QueryException {
-      return new RowFilter.Compare(column, op, r.resolve(slot));
-    }
-  }
+  public record Pred(ColumnRef column, CompOp op, Slot slot) {}
 
   /** A statement with unbound slots. */
-  sealed interface Template {
+  public sealed interface Template {
+    /** @return the table the statement targets */
     String tableKey();
-
-    Statement bind(Resolver r) throws QueryException;
   }
 
-  record InsertNodeT(NodeType type, Map<String, Assign> assigned, List<String> embedTargets, SourcePos pos)
+  /**
+   * {@code insert} of a node.
+   *
+   * @param type the node type
+   * @param assigned property name → assignment (absent properties are null)
+   * @param embedTargets the {@code @embed} vector properties to fill
+   * @param pos where the statement starts
+   */
+  public record InsertNodeT(NodeType type, Map<String, Assign> assigned, List<String> embedTargets, SourcePos pos)
       implements Template {
     @Override
     public String tableKey() {
       return type.tableKey();
     }
-
-    @Override
-    public Statement bind(Resolver r) throws QueryException {
-      List<String> keyFields = type.key().map(k -> k.fields()).orElse(List.of());
-      Map<String, Object> values = new LinkedHashMap<>();
-      for (Property p : type.properties()) {
-        Assign a = assigned.get(p.name());
-        Object v = null;
-        if (a != null) {
-          v = r.resolve(a.slot());
-          if (v == null && keyFields.contains(p.name())) {
-            throw QueryException.param("insert @key property '" + p.name() + "' cannot contain null (param '"
-                + ((Slot.ParamSlot) a.slot()).decl().name() + "' is null)");
-          }
-          if (v == null && !p.nullable()) {
-            throw QueryException.param("param '" + ((Slot.ParamSlot) a.slot()).decl().name() + "' is null, but "
-                + a.target() + " is not nullable");
-          }
-          if (v instanceof Float f && keyFields.contains(p.name()) && (f.isNaN() || f.isInfinite())
-              || v instanceof Double d && keyFields.contains(p.name()) && (d.isNaN() || d.isInfinite())) {
-            throw QueryException.param("insert @key property '" + p.name() + "' cannot be NaN or infinite");
-          }
-        }
-        values.put(p.name(), v);
-      }
-      return new Statement.InsertNode(type, values, embedTargets, pos);
-    }
   }
 
-  record InsertEdgeT(EdgeType type, Assign from, Assign to, Map<String, Assign> assigned, SourcePos pos)
+  /**
+   * {@code insert} of an edge.
+   *
+   * @param type the edge type
+   * @param from the source endpoint's key
+   * @param to the destination endpoint's key
+   * @param assigned property name → assignment
+   * @param pos where the statement starts
+   */
+  public record InsertEdgeT(EdgeType type, Assign from, Assign to, Map<String, Assign> assigned, SourcePos pos)
       implements Template {
     @Override
     public String tableKey() {
       return type.tableKey();
     }
-
-    @Override
-    public Statement bind(Resolver r) throws QueryException {
-      String src = (String) r.resolveAssigned(from);
-      String dst = (String) r.resolveAssigned(to);
-      Map<String, Object> values = new LinkedHashMap<>();
-      for (Property p : type.properties()) {
-        Assign a = assigned.get(p.name());
-        values.put(p.name(), a == null ? null : r.resolveAssigned(a));
-      }
-      return new Statement.InsertEdge(type, src, dst, values, pos);
-    }
   }
 
-  record UpdateT(NodeType type, Map<String, Assign> assigned, Pred where, SourcePos pos) implements Template {
+  /**
+   * {@code update} of nodes.
+   *
+   * @param type the node type
+   * @param assigned property name → assignment (only the set properties)
+   * @param where which nodes
+   * @param pos where the statement starts
+   */
+  public record UpdateT(NodeType type, Map<String, Assign> assigned, Pred where, SourcePos pos) implements Template {
     @Override
     public String tableKey() {
       return type.tableKey();
     }
-
-    @Override
-    public Statement bind(Resolver r) throws QueryException {
-      Map<String, Object> values = new LinkedHashMap<>();
-      for (Property p : type.properties()) {
-        Assign a = assigned.get(p.name());
-        if (a != null) {
-          values.put(p.name(), r.resolveAssigned(a));
-        }
-      }
-      return new Statement.UpdateNodes(type, values, where.bind(r), pos);
-    }
   }
 
-  record DeleteNodesT(NodeType type, Pred where, List<EdgeType> cascades, SourcePos pos) implements Template {
+  /**
+   * {@code delete} of nodes, cascading to incident edges.
+   *
+   * @param type the node type
+   * @param where which nodes
+   * @param cascades every edge type incident to {@code type}
+   * @param pos where the statement starts
+   */
+  public record DeleteNodesT(NodeType type, Pred where, List<EdgeType> cascades, SourcePos pos) implements Template {
     @Override
     public String tableKey() {
       return type.tableKey();
     }
-
-    @Override
-    public Statement bind(Resolver r) throws QueryException {
-      return new Statement.DeleteNodes(type, where.bind(r), cascades, pos);
-    }
   }
 
-  record DeleteEdgesT(EdgeType type, Pred where, SourcePos pos) implements Template {
+  /**
+   * {@code delete} of edges.
+   *
+   * @param type the edge type
+   * @param where which edges
+   * @param pos where the statement starts
+   */
+  public record DeleteEdgesT(EdgeType type, Pred where, SourcePos pos) implements Template {
     @Override
     public String tableKey() {
       return type.tableKey();
-    }
-
-    @Override
-    public Statement bind(Resolver r) throws QueryException {
-      return new Statement.DeleteEdges(type, where.bind(r), pos);
     }
   }
 }

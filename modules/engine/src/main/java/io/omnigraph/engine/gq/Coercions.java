@@ -235,7 +235,7 @@ public final class Coercions {
    * @return the value in the column's representation
    * @throws QueryException PARAM_VALUE when the value does not fit the column
    */
-  static Object paramToColumn(Object value, PropertyType paramType, ColumnRef column, String what) throws QueryException {
+  public static Object paramToColumn(Object value, PropertyType paramType, ColumnRef column, String what) throws QueryException {
     PropertyType col = column.type();
     if (col instanceof PropertyType.EnumOf e) {
       String s = (String) value;

@@ -1,7 +1,6 @@
 package io.omnigraph.engine.gq;
 
 import io.omnigraph.engine.gq.QueryAst.QueryDecl;
-import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.SourcePos;
 import java.util.ArrayList;
@@ -9,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Entry point of the {@code .gq} query language: parse, type-check against a {@link Catalog}, and
- * (for mutations, through {@link CheckedMutation#bind}) bind parameters into a {@link MutationPlan}.
+ * Entry point of the {@code .gq} query language: parse and type-check against a {@link Catalog}.
+ * Binding parameters into an executable plan is the plan layer's job ({@code plan.MutationBinder}).
  *
  * <p>All methods are pure and thread-safe; none performs I/O. Every failure is a {@link
  * QueryException} with a {@link QueryException.Code} and, where it has one, the line:column of the

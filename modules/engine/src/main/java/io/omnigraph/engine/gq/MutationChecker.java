@@ -12,7 +12,6 @@ import io.omnigraph.engine.gq.QueryAst.Predicate;
 import io.omnigraph.engine.gq.QueryAst.QueryDecl;
 import io.omnigraph.engine.gq.QueryAst.Value;
 import io.omnigraph.engine.gq.QueryException.Code;
-import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.schema.Catalog;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
@@ -57,10 +56,7 @@ final class MutationChecker {
         templates.add(delete((QueryAst.Delete) m));
       }
     }
-    MutationPlan.Mode mode = body.statements().get(0) instanceof QueryAst.Delete
-        ? MutationPlan.Mode.DESTRUCTIVE
-        : MutationPlan.Mode.CONSTRUCTIVE;
-    return new CheckedMutation(decl, mode, templates);
+    return new CheckedMutation(decl, body.statements().get(0) instanceof QueryAst.Delete, templates);
   }
 
   /** A mutation target: node types by exact name, edge types case-insensitively (edge names are

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.omnigraph.engine.gq.CheckedMutation;
 import io.omnigraph.engine.gq.ParamText;
 import io.omnigraph.engine.gq.QueryException;
 import java.util.Iterator;
@@ -14,7 +13,7 @@ import java.util.Map;
 
 /**
  * Turns the two user-facing spellings of parameter values into the map {@link
- * CheckedMutation#bind} takes. Neither checks types: that happens when binding, against the
+ * MutationBinder#bind} takes. Neither checks types: that happens when binding, against the
  * declarations.
  */
 public final class QueryParams {

@@ -23,6 +23,7 @@ import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import io.omnigraph.engine.archfixture.RogueConstraintBuilder;
 import io.omnigraph.engine.archfixture.RogueFilterScan;
 import io.omnigraph.engine.gq.RogueGqIncludeReader;
+import io.omnigraph.engine.gq.RogueGqPlanBinder;
 import io.omnigraph.engine.load.RogueLoadShortcut;
 import io.omnigraph.engine.mutate.RogueMutateStep;
 import io.omnigraph.engine.schema.PgRogueRemoteImport;
@@ -48,23 +49,17 @@ class EngineArchitectureTest {
 
   // ---------------------------------------------------------------- (a) front ends import no I/O
 
-  /** The .gq front-end classes while they still live in {@code query/} (they move to {@code gq/}). */
-  static final Set<String> QUERY_FRONT_END = Set.of("GqLexer", "GqParser", "QueryAst", "GqCompiler",
-      "MutationChecker", "ReadChecker", "CheckedMutation", "CheckedQuery", "CheckedRead", "QueryException");
   /** The .pg front end in {@code schema/}: every {@code Pg*} class plus these. */
   static final Set<String> SCHEMA_FRONT_END = Set.of("SchemaAst", "SchemaCompiler", "SchemaException",
       "SourceScanner", "SourcePos", "Literal", "Annotation");
 
   static final DescribedPredicate<JavaClass> FRONT_END = DescribedPredicate.describe(
-      "the .gq and .pg front ends (gq/, query/'s lexer/parser/AST/checkers, schema/'s Pg* lexer/parser/AST)",
+      "the .gq and .pg front ends (gq/, schema/'s Pg* lexer/parser/AST)",
       c -> {
         String pkg = c.getPackageName();
         String top = topLevelName(c);
         if (pkg.equals(ENGINE + ".gq") || pkg.startsWith(ENGINE + ".gq.")) {
           return true;
-        }
-        if (pkg.equals(ENGINE + ".query")) {
-          return QUERY_FRONT_END.contains(top);
         }
         if (pkg.equals(ENGINE + ".schema")) {
           return top.startsWith("Pg") || SCHEMA_FRONT_END.contains(top);
@@ -82,9 +77,24 @@ class EngineArchitectureTest {
       .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.(File|RandomAccessFile)\\w*")
       .because("the .gq and .pg front ends turn text into ASTs and checked plans; storage is for the layers below");
 
+  /** The layers that consume the front end's output: plans, executors, snapshots and the rules. */
+  static final String[] FRONT_END_CONSUMERS = {ENGINE + ".plan..", ENGINE + ".mutate..", ENGINE + ".load..",
+      ENGINE + ".read..", ENGINE + ".branch..", ENGINE + ".schema.migrate..", ENGINE + ".snapshot..",
+      ENGINE + ".validate.."};
+
+  /**
+   * The .gq front end sits below the plan layer: {@code plan/} binds what {@code gq/} checked, never the
+   * reverse (docs/architecture.md, "Rules between packages").
+   */
+  static final ArchRule GQ_DOES_NOT_DEPEND_ON_ITS_CONSUMERS = noClasses()
+      .that().resideInAPackage(ENGINE + ".gq..")
+      .should().dependOnClassesThat().resideInAnyPackage(FRONT_END_CONSUMERS)
+      .because("gq/ turns .gq text into checked queries; plan/ and the executors consume them, so the"
+          + " dependency runs one way");
+
   // ---------------------------------------------------------------- (b) capabilities stay apart
 
-  /** load, mutate (today's exec), read, branch and schema.migrate: none may import another. */
+  /** load, mutate, read, branch and schema.migrate: none may import another. */
   static final SliceAssignment CAPABILITY = new SliceAssignment() {
     @Override
     public SliceIdentifier getIdentifierOf(JavaClass c) {
@@ -98,21 +108,20 @@ class EngineArchitectureTest {
       }
       String first = rest.contains(".") ? rest.substring(0, rest.indexOf('.')) : rest;
       return switch (first) {
-        case "load", "read", "branch" -> SliceIdentifier.of(first);
-        case "exec", "mutate" -> SliceIdentifier.of("mutate");
+        case "load", "mutate", "read", "branch" -> SliceIdentifier.of(first);
         default -> SliceIdentifier.ignore();
       };
     }
 
     @Override
     public String getDescription() {
-      return "the capability packages load, mutate (exec), read, branch, schema.migrate";
+      return "the capability packages load, mutate, read, branch, schema.migrate";
     }
   };
 
   /**
-   * Crossings allowed while a move is in flight (used class -> the classes that may still use it). Empty:
-   * the last one (exec's use of load.ArrowRows) moved to value/. Name any new entry; never a package.
+   * Crossings allowed while a move is in flight (used class -> the classes that may still use it). Empty;
+   * name any new entry, never a package.
    */
   static final Map<String, Set<String>> KNOWN_CROSSINGS = Map.of();
 
@@ -211,7 +220,7 @@ class EngineArchitectureTest {
 
   static final ArchRule ONLY_THE_RENDERER_BUILDS_FILTERS = codeUnits().should(HAND_LANCE_ONLY_RENDERED_FILTERS)
       .because("one renderer (table.LanceFilter) quotes every Unicode scalar value; hand-built filters broke "
-          + "non-BMP keys (issue 12)");
+          + "non-BMP keys before there was one");
 
   static final ArchRule FILTERS_ARE_MADE_ONLY_BY_RENDERING = com.tngtech.archunit.lang.syntax.ArchRuleDefinition
       .constructors().that().areDeclaredIn(LanceFilter.class).should().bePrivate()
@@ -272,7 +281,7 @@ class EngineArchitectureTest {
   void theGqAndPgFrontEndsImportNoIoPackage() {
     JavaClasses classes = production();
     List<String> frontEnd = classes.stream().filter(FRONT_END).map(JavaClass::getSimpleName).toList();
-    // Not vacuous: both front ends are matched (wherever the .gq one lives during the rename).
+    // Not vacuous: both front ends are matched.
     assertThat(frontEnd).contains("PgParser", "PgLexer", "GqParser", "GqLexer");
     FRONT_ENDS_DO_NO_IO.check(classes);
   }
@@ -283,6 +292,24 @@ class EngineArchitectureTest {
     assertThatThrownBy(() -> FRONT_ENDS_DO_NO_IO.check(rogue)).isInstanceOf(AssertionError.class)
         .hasMessageContaining(RogueGqIncludeReader.class.getName()).hasMessageContaining("java.nio.file.Files")
         .hasMessageContaining(PgRogueRemoteImport.class.getName()).hasMessageContaining("java.net.URI");
+  }
+
+  @Test
+  void theGqFrontEndDoesNotDependOnThePlanLayerOrItsConsumers() {
+    JavaClasses classes = production();
+    // Not vacuous: gq/ is imported and plan/ does use it (the dependency runs plan -> gq).
+    assertThat(classes.stream().filter(c -> c.getPackageName().equals(ENGINE + ".gq"))).isNotEmpty();
+    assertThat(classes.stream().filter(c -> c.getPackageName().equals(ENGINE + ".plan"))
+        .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
+        .filter(d -> d.getTargetClass().getPackageName().equals(ENGINE + ".gq"))).isNotEmpty();
+    GQ_DOES_NOT_DEPEND_ON_ITS_CONSUMERS.check(classes);
+  }
+
+  @Test
+  void theGqLayeringRuleFiresForAFrontEndClassUsingAPlan() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueGqPlanBinder.class);
+    assertThatThrownBy(() -> GQ_DOES_NOT_DEPEND_ON_ITS_CONSUMERS.check(rogue)).isInstanceOf(AssertionError.class)
+        .hasMessageContaining(RogueGqPlanBinder.class.getName()).hasMessageContaining(ENGINE + ".plan.MutationPlan");
   }
 
   // ---------------------------------------------------------------- tests: (b)

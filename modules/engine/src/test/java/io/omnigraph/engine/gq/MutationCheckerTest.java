@@ -8,6 +8,7 @@ import io.omnigraph.engine.gq.CheckedMutation;
 import io.omnigraph.engine.gq.QueryAst.CompOp;
 import io.omnigraph.engine.gq.QueryException.Code;
 import io.omnigraph.engine.plan.MutationPlan.Statement;
+import io.omnigraph.engine.plan.MutationBinder;
 import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.table.LanceFilter;
@@ -24,9 +25,9 @@ class MutationCheckerTest {
   class Plans {
     @Test
     void keyedNodeInsertIsAnUpsertWithEveryColumnInTableOrder() throws Exception {
-      MutationPlan plan = mutation("""
+      MutationPlan plan = MutationBinder.bind(mutation("""
           query add($h: String, $n: String) { insert Author { full_name: $n, handle: $h, score: 1 } }
-          """).bind(Map.of("h", "tolkien", "n", "J. R. R."), NOW);
+          """), Map.of("h", "tolkien", "n", "J. R. R."), NOW);
       assertThat(plan.mode()).isEqualTo(MutationPlan.Mode.CONSTRUCTIVE);
       assertThat(plan.statements()).singleElement().isInstanceOfSatisfying(Statement.InsertNode.class, s -> {
         assertThat(s.upsert()).isTrue();
@@ -43,25 +44,25 @@ class MutationCheckerTest {
       var schema = io.omnigraph.engine.schema.SchemaCompiler.compileForInit(
           "node Ed { author: String  year: I32  title: String?  @key(author, year) }\nnode Slug { slug: String @key }",
           io.omnigraph.engine.schema.Ulid.generate());
-      var one = (Statement.InsertNode) ((CheckedMutation) GqCompiler.compile(schema.catalog(),
-          "query q($y: I32) { insert Ed { year: $y, author: \"tolkien\" } }", "q")).bind(Map.of("y", 1954), NOW).statements().get(0);
+      var one = (Statement.InsertNode) MutationBinder.bind(((CheckedMutation) GqCompiler.compile(schema.catalog(),
+          "query q($y: I32) { insert Ed { year: $y, author: \"tolkien\" } }", "q")), Map.of("y", 1954), NOW).statements().get(0);
       assertThat(one.keyId(schema)).contains("[\"tolkien\",\"1954\"]");
-      var slug = (Statement.InsertNode) ((CheckedMutation) GqCompiler.compile(schema.catalog(),
-          "query q() { insert Slug { slug: \"dune\" } }", "q")).bind(Map.of(), NOW).statements().get(0);
+      var slug = (Statement.InsertNode) MutationBinder.bind(((CheckedMutation) GqCompiler.compile(schema.catalog(),
+          "query q() { insert Slug { slug: \"dune\" } }", "q")), Map.of(), NOW).statements().get(0);
       assertThat(slug.keyId(schema)).contains("dune");
     }
 
     @Test
     void unkeyedNodeInsertIsStrict() throws Exception {
-      MutationPlan plan = mutation("query n() { insert Note { text: \"hi\" } }").bind(Map.of(), NOW);
+      MutationPlan plan = MutationBinder.bind(mutation("query n() { insert Note { text: \"hi\" } }"), Map.of(), NOW);
       assertThat(((Statement.InsertNode) plan.statements().get(0)).upsert()).isFalse();
     }
 
     @Test
     void edgeInsertResolvesEndpointsAndCaseInsensitiveTypeName() throws Exception {
-      MutationPlan plan = mutation("""
+      MutationPlan plan = MutationBinder.bind(mutation("""
           query credit($h: String, $isbn: String) { insert WROTE { from: $h, to: $isbn, role: "lead" } }
-          """).bind(Map.of("h", "tolkien", "isbn", "978-0"), NOW);
+          """), Map.of("h", "tolkien", "isbn", "978-0"), NOW);
       assertThat(plan.statements()).singleElement().isInstanceOfSatisfying(Statement.InsertEdge.class, e -> {
         assertThat(e.type().name()).isEqualTo("Wrote");
         assertThat(e.from()).isEqualTo("tolkien");
@@ -72,9 +73,9 @@ class MutationCheckerTest {
 
     @Test
     void updateCarriesOnlyAssignedColumnsAndATypedPredicate() throws Exception {
-      MutationPlan plan = mutation("""
+      MutationPlan plan = MutationBinder.bind(mutation("""
           query retire($y: I64) { update Book set { status: "out_of_print", updated: now() } where year < $y }
-          """).bind(Map.of("y", 1950), NOW);
+          """), Map.of("y", 1950), NOW);
       Statement.UpdateNodes u = (Statement.UpdateNodes) plan.statements().get(0);
       assertThat(u.assignments()).containsExactly(Map.entry("status", "out_of_print"), Map.entry("updated", NOW.toEpochMilli() / 1000 * 1000 + 678));
       assertThat(plan.now()).isEqualTo(Instant.parse("2026-01-02T03:04:05.678Z"));
@@ -88,14 +89,14 @@ class MutationCheckerTest {
 
     @Test
     void multiStatementConstructiveMutationKeepsOrder() throws Exception {
-      MutationPlan plan = mutation("""
+      MutationPlan plan = MutationBinder.bind(mutation("""
           query both($h: String) {
             insert Author { handle: $h, full_name: "x" }
             insert Book { isbn: "1", year: 2000, status: "draft", title: "t", blurb_vec: [1, 2, 3] }
             insert Wrote { from: $h, to: "1" }
             update Author set { active: true } where handle = $h
           }
-          """).bind(Map.of("h", "a"), NOW);
+          """), Map.of("h", "a"), NOW);
       assertThat(plan.statements()).extracting(s -> s.getClass().getSimpleName())
           .containsExactly("InsertNode", "InsertNode", "InsertEdge", "UpdateNodes");
       assertThat(plan.touchedTables()).containsExactly("node:Author", "node:Book", "edge:Wrote");
@@ -103,7 +104,7 @@ class MutationCheckerTest {
 
     @Test
     void nodeDeleteCascadesToEveryIncidentEdgeType() throws Exception {
-      MutationPlan plan = mutation("query purge() { delete Book where isbn = \"1\" }").bind(Map.of(), NOW);
+      MutationPlan plan = MutationBinder.bind(mutation("query purge() { delete Book where isbn = \"1\" }"), Map.of(), NOW);
       Statement.DeleteNodes d = (Statement.DeleteNodes) plan.statements().get(0);
       assertThat(plan.mode()).isEqualTo(MutationPlan.Mode.DESTRUCTIVE);
       assertThat(d.cascadeEdges()).extracting(e -> e.name()).containsExactly("Wrote", "Cites");
@@ -116,16 +117,16 @@ class MutationCheckerTest {
 
     @Test
     void edgeDeleteMapsFromAndToToSrcAndDst() throws Exception {
-      MutationPlan plan = mutation("query un($h: String) { delete Wrote where from = $h }").bind(Map.of("h", "x"), NOW);
+      MutationPlan plan = MutationBinder.bind(mutation("query un($h: String) { delete Wrote where from = $h }"), Map.of("h", "x"), NOW);
       Statement.DeleteEdges d = (Statement.DeleteEdges) plan.statements().get(0);
       assertThat(LanceFilter.of(d.where()).sql()).isEqualTo("(`src` = 'x')");
     }
 
     @Test
     void embedSourceSatisfiesARequiredVector() throws Exception {
-      MutationPlan plan = mutation("""
+      MutationPlan plan = MutationBinder.bind(mutation("""
           query b() { insert Book { isbn: "1", year: 2000, status: "draft", title: "t", blurb: "text" } }
-          """).bind(Map.of(), NOW);
+          """), Map.of(), NOW);
       assertThat(((Statement.InsertNode) plan.statements().get(0)).embedTargets()).containsExactly("blurb_vec");
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.engine.gq.QueryException.Code;
 import io.omnigraph.engine.plan.MutationPlan.Statement;
+import io.omnigraph.engine.plan.MutationBinder;
 import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.plan.QueryParams;
 import io.omnigraph.engine.plan.RowFilter;
@@ -30,7 +31,7 @@ class ParamBinderTest {
 
   static Map<String, Object> authorValues(Map<String, ?> params, String query) throws QueryException {
     CheckedMutation m = (CheckedMutation) GqTestSupport.compile(ALL, query);
-    return ((Statement.InsertNode) m.bind(params, NOW).statements().get(0)).values();
+    return ((Statement.InsertNode) MutationBinder.bind(m, params, NOW).statements().get(0)).values();
   }
 
   @Test
@@ -75,42 +76,42 @@ class ParamBinderTest {
   void missingExtraNullAndMistypedValuesAreTypedErrorsBeforeAnyIo() throws Exception {
     CheckedMutation all = (CheckedMutation) GqTestSupport.compile(ALL, "all");
     CheckedMutation book = (CheckedMutation) GqTestSupport.compile(ALL, "book");
-    assertQueryError(() -> all.bind(Map.of("h", "x"), NOW), Code.PARAM_VALUE, 0, 0, "parameter 'n' not provided ($n: String)");
-    assertQueryError(() -> all.bind(Map.of("h", "x", "n", "y", "nn", "z"), NOW), Code.PARAM_VALUE, 0, 0, "unknown parameter 'nn'; declared: $h: String");
-    assertQueryError(() -> all.bind(QueryParams.fromJson("{\"h\": null, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0,
+    assertQueryError(() -> MutationBinder.bind(all, Map.of("h", "x"), NOW), Code.PARAM_VALUE, 0, 0, "parameter 'n' not provided ($n: String)");
+    assertQueryError(() -> MutationBinder.bind(all, Map.of("h", "x", "n", "y", "nn", "z"), NOW), Code.PARAM_VALUE, 0, 0, "unknown parameter 'nn'; declared: $h: String");
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromJson("{\"h\": null, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0,
         "param 'h': null is not accepted for non-nullable parameter");
-    assertQueryError(() -> all.bind(QueryParams.fromJson("{\"h\": 5, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0,
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromJson("{\"h\": 5, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0,
         "param 'h' ($h: String) expects String, got 5");
-    assertQueryError(() -> all.bind(QueryParams.fromJson("{\"h\": \"a\", \"n\": \"y\", \"active\": \"yes\"}"), NOW), Code.PARAM_VALUE, 0, 0,
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromJson("{\"h\": \"a\", \"n\": \"y\", \"active\": \"yes\"}"), NOW), Code.PARAM_VALUE, 0, 0,
         "expects Bool, got \"yes\"");
-    assertQueryError(() -> all.bind(QueryParams.fromPairs(List.of("h=a", "n=b", "born=3 May")), NOW), Code.PARAM_VALUE, 0, 0,
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromPairs(List.of("h=a", "n=b", "born=3 May")), NOW), Code.PARAM_VALUE, 0, 0,
         "expects a date \"YYYY-MM-DD\"");
-    assertQueryError(() -> all.bind(QueryParams.fromJson("{\"h\": \"a\", \"n\": \"y\", \"tags\": [\"a\", null]}"), NOW), Code.PARAM_VALUE, 0, 0,
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromJson("{\"h\": \"a\", \"n\": \"y\", \"tags\": [\"a\", null]}"), NOW), Code.PARAM_VALUE, 0, 0,
         "a null item at index 1");
-    assertQueryError(() -> all.bind(QueryParams.fromJson("{\"h\": {\"x\": 1}, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0, "a JSON object");
+    assertQueryError(() -> MutationBinder.bind(all, QueryParams.fromJson("{\"h\": {\"x\": 1}, \"n\": \"y\"}"), NOW), Code.PARAM_VALUE, 0, 0, "a JSON object");
     // The I64 parameter is range-checked again for the I32 column it is written to.
-    assertQueryError(() -> book.bind(QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 3000000000, \"status\": \"draft\", \"vec\": [1,2,3]}"), NOW),
+    assertQueryError(() -> MutationBinder.bind(book, QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 3000000000, \"status\": \"draft\", \"vec\": [1,2,3]}"), NOW),
         Code.PARAM_VALUE, 0, 0, "param 'year' for Book.year: value 3000000000 is out of range for I32");
-    assertQueryError(() -> book.bind(QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"gone\", \"vec\": [1,2,3]}"), NOW),
+    assertQueryError(() -> MutationBinder.bind(book, QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"gone\", \"vec\": [1,2,3]}"), NOW),
         Code.PARAM_VALUE, 0, 0, "param 'status' for Book.status: invalid enum value 'gone'");
-    assertQueryError(() -> book.bind(QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2]}"), NOW),
+    assertQueryError(() -> MutationBinder.bind(book, QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2]}"), NOW),
         Code.PARAM_VALUE, 0, 0, "vector needs 3 values, got 2");
-    assertQueryError(() -> book.bind(QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2,3], \"views\": -1}"), NOW),
+    assertQueryError(() -> MutationBinder.bind(book, QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2,3], \"views\": -1}"), NOW),
         Code.PARAM_VALUE, 0, 0, "value -1 is out of range for U64");
-    assertQueryError(() -> book.bind(QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2,3], \"cover\": \"s3://x\"}"), NOW),
+    assertQueryError(() -> MutationBinder.bind(book, QueryParams.fromJson("{\"isbn\": \"1\", \"year\": 1, \"status\": \"draft\", \"vec\": [1,2,3], \"cover\": \"s3://x\"}"), NOW),
         Code.PARAM_VALUE, 0, 0, "external blob URIs are not supported");
   }
 
   @Test
   void nullsForNonNullableTargetsAndKeysAreRefusedAtBind() throws Exception {
     CheckedMutation m = mutation("query q($h: String?, $n: String?) { insert Author { handle: $h, full_name: $n } }");
-    assertQueryError(() -> m.bind(Map.of("h", "x"), NOW), Code.PARAM_VALUE, 0, 0, "param 'n' is null, but Author.full_name is not nullable");
-    assertQueryError(() -> m.bind(Map.of("n", "x"), NOW), Code.PARAM_VALUE, 0, 0, "insert @key property 'handle' cannot contain null");
+    assertQueryError(() -> MutationBinder.bind(m, Map.of("h", "x"), NOW), Code.PARAM_VALUE, 0, 0, "param 'n' is null, but Author.full_name is not nullable");
+    assertQueryError(() -> MutationBinder.bind(m, Map.of("n", "x"), NOW), Code.PARAM_VALUE, 0, 0, "insert @key property 'handle' cannot contain null");
   }
 
   @Test
   void aNullPredicateValueMatchesNothing() throws Exception {
-    MutationPlan plan = mutation("query q($t: String?) { delete Note where text = $t }").bind(Map.of(), NOW);
+    MutationPlan plan = MutationBinder.bind(mutation("query q($t: String?) { delete Note where text = $t }"), Map.of(), NOW);
     RowFilter where = ((Statement.DeleteNodes) plan.statements().get(0)).where();
     assertThat(where.matches(c -> "anything")).isFalse();
     assertThat(LanceFilter.of(where).sql()).isEqualTo("CAST(NULL AS BOOLEAN)");
