@@ -11,6 +11,7 @@ import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
+import io.omnigraph.cli.command.ServeCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
 import java.io.PrintWriter;
@@ -37,6 +38,8 @@ import picocli.CommandLine.Spec;
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
       CommitCommand.class, BranchCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
       TckCommand.class, VersionCommand.class,
+      // server lane
+      ServeCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

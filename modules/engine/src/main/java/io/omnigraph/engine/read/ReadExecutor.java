@@ -390,9 +390,9 @@ final class ReadExecutor {
 
     /**
      * Breadth-first search per source: a node is expanded at most once per source, a destination
-     * reported once per source at its shortest distance when that is within {min,max}; for
-     * same-type edges the source counts as visited, so it is never its own destination and a
-     * self-loop adds no hop.
+     * reported once per source at its shortest distance when that is within {min,max}. For
+     * same-type edges the source counts as visited: it is its own destination (at one hop) only
+     * through a self-loop, never through a longer cycle, and a self-loop adds no hop.
      */
     private Map<String, List<String>> reach(Set<String> sources) {
       Neighbors nb = neighbors(sources.size());
@@ -416,14 +416,20 @@ final class ReadExecutor {
         for (var e : frontier.entrySet()) {
           Set<String> v = visited.get(e.getKey());
           List<String> found = new ArrayList<>();
+          boolean selfLoop = false;
           for (String u : e.getValue()) {
             for (String w : adj.getOrDefault(u, List.of())) {
               if (v.add(w)) {
                 found.add(w);
+              } else if (depth == 1 && x.sameType() && w.equals(e.getKey())) {
+                selfLoop = true;
               }
             }
           }
           if (depth >= x.minHops()) {
+            if (selfLoop) {
+              out.get(e.getKey()).add(e.getKey());
+            }
             out.get(e.getKey()).addAll(found);
           }
           if (!found.isEmpty() && depth < x.maxHops()) {

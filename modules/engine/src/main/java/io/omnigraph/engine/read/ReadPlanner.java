@@ -131,9 +131,9 @@ final class ReadPlanner {
         Binding dst = t.target().equals("_") ? null : scope.get(t.target());
         String st = src == null ? null : src.typeName;
         String dt = dst == null ? null : dst.typeName;
-        boolean forward = (st == null || st.equals(edge.fromType())) && (dt == null || dt.equals(edge.toType()));
-        boolean backward = (st == null || st.equals(edge.toType())) && (dt == null || dt.equals(edge.fromType()));
-        boolean out = forward && (st != null || !backward || dt == null);
+        // Out when the left variable has (or, unbound, can have) the edge's From type; a same-type
+        // edge is always followed as written (docs/queries.md, "Traversals").
+        boolean out = st != null ? st.equals(edge.fromType()) : dt == null || dt.equals(edge.toType());
         String fromName = out ? t.source() : t.target();
         String toName = out ? t.target() : t.source();
         Binding from = endpoint(fromName, edge.fromType(), scope, introduced, nested);
