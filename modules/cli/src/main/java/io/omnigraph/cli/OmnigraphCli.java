@@ -12,6 +12,7 @@ import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
+import io.omnigraph.cli.command.ServeCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
 import java.io.PrintWriter;
@@ -40,6 +41,8 @@ import picocli.CommandLine.Spec;
       TckCommand.class, VersionCommand.class,
       // --- reads ---
       QueryCommand.class, CheckCommand.class,
+      // server lane
+      ServeCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
