@@ -232,6 +232,23 @@ public interface Graph extends AutoCloseable {
   /** @return the accepted schema */
   SchemaInfo schema();
 
+  // --- schema & maintenance ---
+
+  /**
+   * Builds every index the schema calls for that the graph lacks (docs/indexes.md): BTREE on every
+   * table's {@code id} and every edge's {@code src}/{@code dst}; per {@code @index}/{@code @key}
+   * property the index its type calls for. One Lance CreateIndex transaction per table, published as
+   * one graph commit through the write protocol (recoverable after a crash). Existing indexes are
+   * never rebuilt; when nothing is missing no commit is made. Queries and writes are correct
+   * without indexes; with them, id probes and key joins read less.
+   *
+   * @return every wanted index and whether it was created, already present or deferred
+   * @throws RecoveryRequiredException an interrupted write needs a rollback first
+   * @throws ConflictException another write published meanwhile ({@code read_set_conflict}); retry
+   * @throws StorageFailureException the backend failed
+   */
+  EnsureIndicesResult ensureIndices();
+
   /**
    * The recovery audit: one record per interrupted write that a recovery sweep rolled forward or
    * back, oldest first (see {@link Omnigraph#repair}). Empty when no write was ever interrupted.

@@ -4,6 +4,7 @@ import io.omnigraph.cli.command.BranchCommand;
 import io.omnigraph.cli.command.CheckCommand;
 import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
+import io.omnigraph.cli.command.EnsureIndicesCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
@@ -44,6 +45,8 @@ import picocli.CommandLine.Spec;
       QueryCommand.class, CheckCommand.class,
       // server lane
       ServeCommand.class,
+      // --- schema & maintenance ---
+      EnsureIndicesCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -418,6 +418,20 @@ public final class HttpGraph implements Graph {
         s.path("schema_identity").asText(), keys);
   }
 
+  // --- schema & maintenance ---
+
+  /**
+   * Not served over HTTP yet: index builds are operator work against the graph root.
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    throw new io.omnigraph.api.InvalidInputException("ensure-indices is not available through the HTTP client;"
+        + " run 'omnigraph ensure-indices <uri>' (or Graph.ensureIndices on an embedded graph) against the graph root",
+        null);
+  }
+
   @Override
   public List<RecoveryRecord> recoveries() {
     List<RecoveryRecord> out = new ArrayList<>();

@@ -302,6 +302,21 @@ final class LanceGraph implements Graph {
         schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
   }
 
+  // --- schema & maintenance ---
+
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    ensureOpen();
+    return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
+  }
+
+  /** @return what the index and maintenance writers need of this handle */
+  io.omnigraph.engine.index.GraphAccess access() {
+    return new io.omnigraph.engine.index.GraphAccess(root, tables, manifest, publisher, snapshots, writer,
+        recovery.sidecars(), () -> RecoveryGate.beforeWrite(root, lease, recovery),
+        operation -> EffectWindow.enter(writeGate, lease, operation));
+  }
+
   @Override
   public void close() {
     if (closed) {
