@@ -484,4 +484,38 @@ public abstract class GraphContract {
     InvalidInputException e = catchThrowableOfType(InvalidInputException.class, g::commits);
     assertKind(e, 400, "bad_request");
   }
+
+  // --- branches ---
+
+  @Test
+  public void branchesAreCreatedListedReadAndDeleted() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String head = g.commits().get(0).id();
+    io.omnigraph.api.BranchInfo dev = g.createBranch("team/dev", null);
+    assertThat(dev).isEqualTo(new io.omnigraph.api.BranchInfo("team/dev", head, "main"));
+    assertThat(g.branches()).extracting(io.omnigraph.api.BranchInfo::name).containsExactly("main", "team/dev");
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "B")), mopts());
+    assertThat(g.commits("team/dev")).extracting(CommitInfo::id).first().isEqualTo(head);
+    ByteArrayOutputStream onDev = new ByteArrayOutputStream();
+    g.export(onDev, "team/dev");
+    ByteArrayOutputStream atHead = new ByteArrayOutputStream();
+    g.exportCommit(atHead, head);
+    assertThat(onDev.toString(StandardCharsets.UTF_8)).isEqualTo(atHead.toString(StandardCharsets.UTF_8))
+        .contains("A. Berg");
+    g.deleteBranch("team/dev");
+    assertThat(g.branches()).extracting(io.omnigraph.api.BranchInfo::name).containsExactly("main");
+  }
+
+  @Test
+  public void branchFailuresAreTyped() {
+    Graph g = create(SCHEMA);
+    assertKind(catchThrowableOfType(InvalidInputException.class, () -> g.createBranch("a b", null)), 400,
+        "bad_request");
+    g.createBranch("a/b", null);
+    assertKind(catchThrowableOfType(ConflictException.class, () -> g.createBranch("a", null)), 409, "conflict");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.deleteBranch("nope")), 404, "not_found");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.commits("nope")), 404, "not_found");
+    assertKind(catchThrowableOfType(InvalidInputException.class, () -> g.deleteBranch("main")), 400, "bad_request");
+  }
 }

@@ -163,6 +163,62 @@ public interface Graph extends AutoCloseable {
    */
   Optional<CommitInfo> commit(String commitId);
 
+  // --- branches ---
+
+  /**
+   * @return every branch of the graph, {@code main} first, then by name (docs/branches.md)
+   * @throws StorageFailureException the backend failed
+   */
+  List<BranchInfo> branches();
+
+  /**
+   * Creates a branch. Only the branch's manifest forks; tables fork lazily on the first write to
+   * them on the branch. Nothing is written when a rule fails.
+   *
+   * @param name the new branch's name ({@code /}-separated segments of ASCII letters, digits,
+   *     {@code _ . -}; not a path ancestor or descendant of a live branch)
+   * @param from a branch name (its head) or a commit id; {@code null} for {@code main}
+   * @return the new branch
+   * @throws InvalidInputException an invalid name (rule {@code invalid_branch_name})
+   * @throws ConflictException the name exists ({@code branch_exists}) or overlaps a live branch's
+   *     path ({@code branch_path_overlap})
+   * @throws NotFoundException {@code from} is no branch and no commit
+   */
+  BranchInfo createBranch(String name, String from);
+
+  /**
+   * Deletes a branch (never {@code main}). Its commits stay reachable only from branches created
+   * from it or merged from it.
+   *
+   * @throws InvalidInputException the name is {@code main}
+   * @throws NotFoundException there is no such branch (rule {@code unknown_branch})
+   * @throws ConflictException another branch was created from it ({@code branch_has_children}), or
+   *     it was re-created while this delete ran ({@code read_set_conflict} on
+   *     {@code branch_identifier:<name>})
+   */
+  void deleteBranch(String name);
+
+  /**
+   * @param branch a branch name
+   * @return the commits visible on that branch, newest first: its own and those it inherited
+   * @throws NotFoundException no such branch
+   */
+  List<CommitInfo> commits(String branch);
+
+  /**
+   * {@link #export(OutputStream)} of a branch's head.
+   *
+   * @throws NotFoundException no such branch
+   */
+  void export(OutputStream out, String branch);
+
+  /**
+   * {@link #export(OutputStream)} of the graph as one commit left it.
+   *
+   * @throws NotFoundException no such commit
+   */
+  void exportCommit(OutputStream out, String commitId);
+
   /** @return the accepted schema */
   SchemaInfo schema();
 

@@ -1,5 +1,6 @@
 package io.omnigraph.cli;
 
+import io.omnigraph.cli.command.BranchCommand;
 import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
 import io.omnigraph.cli.command.ExportCommand;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Spec;
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
+      CommitCommand.class, BranchCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
       TckCommand.class, VersionCommand.class,
       // server lane
       ServeCommand.class,

@@ -292,7 +292,63 @@ public final class HttpGraph implements Graph {
 
   @Override
   public void export(OutputStream out) {
-    HttpResponse<InputStream> r = send(post("export", JSON.createObjectNode()), HttpResponse.BodyHandlers.ofInputStream());
+    export(out, JSON.createObjectNode());
+  }
+
+  // --- branches ---
+
+  @Override
+  public List<io.omnigraph.api.BranchInfo> branches() {
+    List<io.omnigraph.api.BranchInfo> out = new ArrayList<>();
+    json(request("branches").GET()).path("branches").forEach(b -> out.add(branch(b)));
+    return out;
+  }
+
+  @Override
+  public io.omnigraph.api.BranchInfo createBranch(String name, String from) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("name", name);
+    if (from != null) {
+      body.put("from", from);
+    }
+    return branch(json(post("branches", body)));
+  }
+
+  @Override
+  public void deleteBranch(String name) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("name", name);
+    json(post("branches/delete", body));
+  }
+
+  @Override
+  public List<CommitInfo> commits(String branch) {
+    List<CommitInfo> out = new ArrayList<>();
+    json(request("commits?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20")).GET())
+        .path("commits").forEach(c -> out.add(commit(c)));
+    return out;
+  }
+
+  @Override
+  public void export(OutputStream out, String branch) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("branch", branch);
+    export(out, body);
+  }
+
+  @Override
+  public void exportCommit(OutputStream out, String commitId) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("commit", commitId);
+    export(out, body);
+  }
+
+  private static io.omnigraph.api.BranchInfo branch(JsonNode b) {
+    return new io.omnigraph.api.BranchInfo(b.path("name").asText(), b.path("head").asText(), text(b, "parent"));
+  }
+
+  private void export(OutputStream out, ObjectNode body) {
+    HttpResponse<InputStream> r = send(post("export", body), HttpResponse.BodyHandlers.ofInputStream());
     try (InputStream in = r.body()) {
       if (r.statusCode() != 200) {
         throw ErrorOutputs.rebuild(r.statusCode(), in.readAllBytes(), JSON);

@@ -221,7 +221,66 @@ final class LanceGraph implements Graph {
   @Override
   public Optional<CommitInfo> commit(String commitId) {
     ensureOpen();
-    return state().commit(commitId).map(GraphCommit::toInfo);
+    Objects.requireNonNull(commitId, "commitId");
+    if (commitId.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return snapshots.state(GraphRef.commit(commitId)).commit(commitId).map(GraphCommit::toInfo);
+    } catch (io.omnigraph.api.NotFoundException e) {
+      return Optional.empty(); // no such commit on any live branch
+    }
+  }
+
+  // --- branches ---
+
+  @Override
+  public List<io.omnigraph.api.BranchInfo> branches() {
+    ensureOpen();
+    return branchControl().list();
+  }
+
+  @Override
+  public io.omnigraph.api.BranchInfo createBranch(String name, String from) {
+    ensureOpen();
+    return branchControl().create(name, from);
+  }
+
+  @Override
+  public void deleteBranch(String name) {
+    ensureOpen();
+    Objects.requireNonNull(name, "name");
+    branchControl().delete(name);
+  }
+
+  @Override
+  public List<CommitInfo> commits(String branch) {
+    ensureOpen();
+    Objects.requireNonNull(branch, "branch");
+    return snapshots.latest(branch).commitsNewestFirst().stream().map(GraphCommit::toInfo).toList();
+  }
+
+  @Override
+  public void export(OutputStream out, String branch) {
+    ensureOpen();
+    Objects.requireNonNull(out, "out");
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
+      new GraphExport(snapshot).writeTo(out);
+    }
+  }
+
+  @Override
+  public void exportCommit(OutputStream out, String commitId) {
+    ensureOpen();
+    Objects.requireNonNull(out, "out");
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
+      new GraphExport(snapshot).writeTo(out);
+    }
+  }
+
+  private io.omnigraph.engine.branch.BranchControl branchControl() {
+    return new io.omnigraph.engine.branch.BranchControl(root, tables, manifest, snapshots,
+        () -> EffectWindow.enter(writeGate, lease, "branch " + ProcessHandle.current().pid()));
   }
 
   @Override

@@ -68,6 +68,13 @@ final class GraphRoutes {
         null, Exchange.JSON_TYPE, GraphRoutes::commits));
     r.add(new Route("GET", "commits/{commit_id}", false, false, "One commit",
         null, Exchange.JSON_TYPE, GraphRoutes::commit));
+    // --- branches ---
+    r.add(new Route("GET", "branches", false, false, "Every branch: name, head, the branch it was created from",
+        null, Exchange.JSON_TYPE, GraphRoutes::branches));
+    r.add(new Route("POST", "branches", true, false, "Create a branch at a branch head or a commit ({name, from})",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::createBranch));
+    r.add(new Route("POST", "branches/delete", true, false, "Delete a branch ({name}); never main",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::deleteBranch));
     r.add(new Route("GET", "recoveries", false, false, "The recovery audit, oldest first",
         null, Exchange.JSON_TYPE, x -> x.sendJson(200, Wire.recoveries(x.graph.recoveries()))));
     return List.copyOf(r);
@@ -96,8 +103,53 @@ final class GraphRoutes {
 
   private static void commits(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    checkBranch(x.queryParam("branch"));
-    x.sendJson(200, Wire.commits(x.graph.commits()));
+    String branch = x.queryParam("branch");
+    x.sendJson(200, Wire.commits(branch == null ? x.graph.commits() : x.graph.commits(branch)));
+  }
+
+  static com.fasterxml.jackson.databind.node.ObjectNode branchJson(io.omnigraph.api.BranchInfo b) {
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    o.put("name", b.name());
+    o.put("head", b.head());
+    if (b.parent() == null) {
+      o.putNull("parent");
+    } else {
+      o.put("parent", b.parent());
+    }
+    return o;
+  }
+
+  private static void branches(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("branches");
+    x.graph.branches().forEach(b -> a.add(branchJson(b)));
+    x.sendJson(200, o);
+  }
+
+  private static void createBranch(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("name", "from"));
+    String name = Exchange.text(body, "name");
+    if (name == null) {
+      throw new InvalidInputException("request field 'name' is required",
+          new ErrorDetail.Validation(null, null, "name", "missing_field"));
+    }
+    x.sendJson(200, branchJson(x.graph.createBranch(name, Exchange.text(body, "from"))));
+  }
+
+  private static void deleteBranch(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("name"));
+    String name = Exchange.text(body, "name");
+    if (name == null) {
+      throw new InvalidInputException("request field 'name' is required",
+          new ErrorDetail.Validation(null, null, "name", "missing_field"));
+    }
+    x.graph.deleteBranch(name);
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    o.put("deleted", name);
+    x.sendJson(200, o);
   }
 
   private static void commit(Exchange x) {
@@ -241,8 +293,13 @@ final class GraphRoutes {
 
   private static void export(Exchange x) throws Exception {
     x.allowQueryParams(Set.of());
-    ObjectNode body = x.jsonBody(Set.of("branch", "type_names"));
-    checkBranch(Exchange.text(body, "branch"));
+    ObjectNode body = x.jsonBody(Set.of("branch", "commit", "type_names"));
+    String branch = Exchange.text(body, "branch");
+    String commit = Exchange.text(body, "commit");
+    if (branch != null && commit != null) {
+      throw new InvalidInputException("request fields 'branch' and 'commit' exclude each other",
+          new ErrorDetail.Validation(null, null, "commit", "conflicting_fields"));
+    }
     Set<String> types = null;
     JsonNode names = body.get("type_names");
     if (names != null && !names.isNull()) {
@@ -277,7 +334,13 @@ final class GraphRoutes {
     OutputStream sink = Content.Sink.asOutputStream(x.response);
     OutputStream buffered = new java.io.BufferedOutputStream(sink, 1 << 16);
     OutputStream out = types == null ? buffered : new TypeFilterOutputStream(buffered, types);
-    x.graph.export(out);
+    if (commit != null) {
+      x.graph.exportCommit(out, commit);
+    } else if (branch != null) {
+      x.graph.export(out, branch);
+    } else {
+      x.graph.export(out);
+    }
     out.flush();
     out.close();
     x.completed = true;

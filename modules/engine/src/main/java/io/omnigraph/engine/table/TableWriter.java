@@ -33,6 +33,7 @@ import org.lance.WriteParams;
 import org.lance.merge.MergeInsertParams;
 import org.lance.merge.MergeInsertResult;
 import org.lance.operation.Append;
+import org.lance.Ref;
 import org.lance.operation.Delete;
 import org.lance.operation.Operation;
 import org.lance.operation.Overwrite;
@@ -399,6 +400,54 @@ public final class TableWriter {
     return committed;
   }
 
+
+  // ---------------------------------------------------------------- native branches
+
+  /**
+   * Creates the native branch {@code name} of the dataset at {@code main}, forked from
+   * {@code fromVersion} of {@code fromBranch} ({@code null}: the dataset's main). Lance first
+   * shallow-clones the branch tree, then writes the branch's contents record; the caller decides
+   * what an ambiguous failure means (see {@code branch.BranchControl}).
+   *
+   * @return the created branch as Lance now lists it
+   */
+  public NativeBranch createBranch(LanceLocation main, String name, String fromBranch, long fromVersion) {
+    LanceLocation source = TableReader.branchLocation(main, fromBranch);
+    try (TableSnapshot s = reader.openLatest(source)) {
+      lance(main.uri(), () -> {
+        Ref ref = fromBranch == null ? Ref.ofMain(fromVersion) : Ref.ofBranch(fromBranch, fromVersion);
+        // The handle createBranch returns has no allocator (unusable for scans): close it at once.
+        try (Dataset created = s.dataset().createBranch(name, ref)) {
+          return created.version();
+        }
+      });
+    }
+    return reader.branch(main, name).orElseThrow(() -> new InternalErrorException(
+        "Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
+  }
+
+  /**
+   * Deletes the native branch {@code name} of the dataset at {@code main}: Lance removes the
+   * branch's contents record, then reclaims its tree.
+   *
+   * @throws io.omnigraph.api.NotFoundException when there is no such branch
+   * @throws ConflictException when Lance refuses (another branch was created from this one)
+   */
+  public void deleteBranch(LanceLocation main, String name) {
+    try (TableSnapshot s = reader.openLatest(main)) {
+      lance(main.uri(), () -> {
+        try {
+          s.dataset().branches().delete(name);
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          // Lance's native side throws a checked IOException (e.g. "Not found: .../tree/<name>").
+          throw new LanceCalls.LanceCallFailure(e);
+        }
+        return null;
+      });
+    }
+  }
 
   /**
    * Appends {@code rows} to the dataset at {@code location}, creating it (stable row ids, no
