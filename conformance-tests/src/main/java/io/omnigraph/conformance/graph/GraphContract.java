@@ -530,6 +530,18 @@ public abstract class GraphContract {
     assertKind(e, 400, "bad_request");
   }
 
+  @Test
+  public void checkQueriesReportsEachQueryOfAFile() {
+    Graph g = create(SCHEMA);
+    var diagnostics = g.checkQueries(READS + "query broken() { match { $x: Nope } return { $x } }\n");
+    assertThat(diagnostics).extracting(io.omnigraph.api.QueryDiagnostic::queryName)
+        .containsExactly("authors", "born_after", "broken");
+    assertThat(diagnostics.get(0).ok()).isTrue();
+    assertThat(diagnostics.get(2).ok()).isFalse();
+    assertThat(diagnostics.get(2).rule()).isNotNull();
+    assertThat(diagnostics.get(2).line()).isNotNull();
+  }
+
   // --- branches ---
 
   @Test

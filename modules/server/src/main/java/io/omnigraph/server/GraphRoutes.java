@@ -54,6 +54,8 @@ final class GraphRoutes {
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::query));
     r.add(new Route("POST", "query/prepare", false, false, "Parse and type-check a read query; its result columns",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::prepare));
+    r.add(new Route("POST", "query/check", false, false, "Check every query of a .gq text: {queries: [{name, kind, rule?, line?, column?, message?}]}",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::check));
     r.add(new Route("POST", "query/explain", false, false, "The plan of a read query, as text",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::explain));
     r.add(new Route("GET", "schema", false, false, "The accepted schema source",
