@@ -92,6 +92,11 @@ final class LanceGraph implements Graph {
           public EffectWindow enter(String operation) {
             return EffectWindow.enter(writeGate, lease, operation);
           }
+
+          @Override
+          public String branchIdentity(String branch) {
+            return LanceGraph.this.branchIdentity(branch);
+          }
         });
   }
 
@@ -117,7 +122,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(this, branch, mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(this, options.branchOrMain(), mode, options).run(ndjson));
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -192,7 +197,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(this, branch, options).run(plan);
+        return new GraphMutation(this, options.branchOrMain(), options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -275,6 +280,31 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(out, "out");
     try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
       new GraphExport(snapshot).writeTo(out);
+    }
+  }
+
+  /**
+   * @return the identity of {@code branch}: {@value GraphBranch#MAIN} for main, otherwise its
+   *     native Lance branch identifier of {@code __manifest} (docs/branches.md, "Identity")
+   * @throws io.omnigraph.api.NotFoundException no such branch (rule {@code unknown_branch})
+   */
+  String branchIdentity(String branch) {
+    if (GraphBranch.MAIN.equals(branch)) {
+      return GraphBranch.MAIN;
+    }
+    io.omnigraph.engine.branch.BranchNames.requireValidRef(branch);
+    return tables.reader().branch(manifest.location(), branch).map(io.omnigraph.engine.table.NativeBranch::identifierText)
+        .orElseThrow(() -> new io.omnigraph.api.NotFoundException("no branch '" + branch + "' in the graph at "
+            + root.uri(), new io.omnigraph.api.ErrorDetail.Validation(null, null, "ref", SnapshotResolver.UNKNOWN_BRANCH)));
+  }
+
+  /** @throws io.omnigraph.api.ConflictException the branch was deleted and re-created since {@code identity} was read */
+  void requireBranchIdentity(String branch, String identity) {
+    String now = branchIdentity(branch);
+    if (!now.equals(identity)) {
+      throw new io.omnigraph.api.ConflictException("branch " + branch + " was deleted and re-created while the write"
+          + " was prepared; nothing was written", new io.omnigraph.api.ErrorDetail.ReadSetConflict(
+              "branch_identifier:" + branch, identity, now));
     }
   }
 

@@ -51,8 +51,15 @@ public final class ManifestPublisher {
    * @param version the committed Lance version to publish
    * @param rowCount the table's row count at that version
    * @param tableUri the table's Lance URI (recorded in the version metadata)
+   * @param tableBranch the native ref the version lives on ({@code null} = main; docs/branches.md)
    */
-  public record TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri) {}
+  public record TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri,
+      String tableBranch) {
+    /** An update of a version on the table's main ref. */
+    public TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri) {
+      this(identity, tableKey, version, rowCount, tableUri, null);
+    }
+  }
 
   /**
    * The commit to record.
@@ -102,7 +109,12 @@ public final class ManifestPublisher {
 
   /** @return the latest manifest version and its state (the caller closes it) */
   public Base openBase() {
-    TableSnapshot s = manifest.openLatest();
+    return openBase(GraphBranch.MAIN);
+  }
+
+  /** @return the latest manifest version of {@code branch} and its state (the caller closes it) */
+  public Base openBase(String branch) {
+    TableSnapshot s = manifest.openLatest(branch);
     try {
       return new Base(s, manifest.read(s));
     } catch (RuntimeException e) {
@@ -138,7 +150,7 @@ public final class ManifestPublisher {
     RetryableCommitConflict last = null;
     for (int attempt = 0; attempt <= RETRY_BUDGET; attempt++) {
       Base given = attempt == 0 ? first : null;
-      try (TableSnapshot opened = given == null ? manifest.openLatest() : null) {
+      try (TableSnapshot opened = given == null ? manifest.openLatest(request.branch()) : null) {
         TableSnapshot snapshot = given == null ? opened : given.snapshot();
         ManifestState state = given == null ? manifest.read(snapshot) : given.state();
         check(request, state);
@@ -155,7 +167,7 @@ public final class ManifestPublisher {
                     current.tableKey() + "@" + current.path()));
           }
           rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
-              ManifestStore.versionMetadata(u.tableUri(), u.version())));
+              ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch()));
           pins.put(u.tableKey(), u.version());
         }
         String branch = request.branch();
@@ -182,8 +194,8 @@ public final class ManifestPublisher {
         Map<String, TableEntry> published = new TreeMap<>(state.tables());
         for (TableUpdate u : request.updates()) {
           TableEntry old = published.get(u.tableKey());
-          published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(), null,
-              u.rowCount()));
+          published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(),
+              u.tableBranch(), u.rowCount()));
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
         heads.put(branch, l.commitId());
