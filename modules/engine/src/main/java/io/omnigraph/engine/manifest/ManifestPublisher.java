@@ -24,10 +24,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next
  * attempt rescans; a changed expectation is terminal and never re-parented.
  *
- * <p>Every publish targets one graph branch ({@link PublishRequest#branch()}): its
+ * <p>Every publish targets one graph branch ({@link PublishRequest#branch()}): each attempt opens
+ * that branch's manifest (a native Lance branch of {@code __manifest} for any branch but main), its
  * {@code graph_head:<branch>} row is the head checked and moved, and its lineage is the parent. The
- * branch's storage identity (a native Lance branch of {@code __manifest}) is not checked yet: only
- * the branch {@code init} creates exists in this release.
+ * branch's identity is checked by the writer inside its effect window, which branch create and
+ * delete share (docs/branches.md, "Writes on a branch").
  */
 public final class ManifestPublisher {
   /** Retries after the first attempt (six attempts in all). */
