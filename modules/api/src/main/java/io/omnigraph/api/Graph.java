@@ -142,6 +142,16 @@ public interface Graph extends AutoCloseable {
   String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options);
 
   /**
+   * Parses a {@code .gq} file and type-checks every query in it (reads and mutations) against this
+   * graph's schema, without stopping at the first bad query: for editors and CI. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @return one diagnostic per query in source order, or one file-level diagnostic when the file
+   *     does not parse
+   */
+  java.util.List<QueryDiagnostic> checkQueries(String gqText);
+
+  /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
    * in schema order, rows sorted by id, keys in schema order.
@@ -221,6 +231,23 @@ public interface Graph extends AutoCloseable {
 
   /** @return the accepted schema */
   SchemaInfo schema();
+
+  // --- schema & maintenance ---
+
+  /**
+   * Builds every index the schema calls for that the graph lacks (docs/indexes.md): BTREE on every
+   * table's {@code id} and every edge's {@code src}/{@code dst}; per {@code @index}/{@code @key}
+   * property the index its type calls for. One Lance CreateIndex transaction per table, published as
+   * one graph commit through the write protocol (recoverable after a crash). Existing indexes are
+   * never rebuilt; when nothing is missing no commit is made. Queries and writes are correct
+   * without indexes; with them, id probes and key joins read less.
+   *
+   * @return every wanted index and whether it was created, already present or deferred
+   * @throws RecoveryRequiredException an interrupted write needs a rollback first
+   * @throws ConflictException another write published meanwhile ({@code read_set_conflict}); retry
+   * @throws StorageFailureException the backend failed
+   */
+  EnsureIndicesResult ensureIndices();
 
   /**
    * The recovery audit: one record per interrupted write that a recovery sweep rolled forward or

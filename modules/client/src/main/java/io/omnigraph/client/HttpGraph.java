@@ -285,6 +285,25 @@ public final class HttpGraph implements Graph {
     return json(post("query/explain", queryBody(gqText, queryName, params, options))).path("plan").asText();
   }
 
+  /** {@code POST query/check {"query": text}} → {@code {"queries": [{name, kind, rule?, line?, column?, message?}]}}. */
+  @Override
+  public List<io.omnigraph.api.QueryDiagnostic> checkQueries(String gqText) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    JsonNode r = json(post("query/check", body));
+    List<io.omnigraph.api.QueryDiagnostic> out = new java.util.ArrayList<>();
+    for (JsonNode q : r.path("queries")) {
+      out.add(new io.omnigraph.api.QueryDiagnostic(checkText(q, "name"), checkText(q, "kind"), checkText(q, "rule"),
+          q.hasNonNull("line") ? q.get("line").asLong() : null, q.hasNonNull("column") ? q.get("column").asLong() : null,
+          checkText(q, "message")));
+    }
+    return out;
+  }
+
+  private static String checkText(JsonNode o, String field) {
+    return o.hasNonNull(field) ? o.get(field).asText() : null;
+  }
+
   private record PreparedRead(String text, String queryName, List<QueryResult.Column> columns, HttpGraph owner)
       implements PreparedQuery {}
 
@@ -397,6 +416,20 @@ public final class HttpGraph implements Graph {
     s.path("table_keys").forEach(k -> keys.add(k.asText()));
     return new SchemaInfo(s.path("schema_source").asText(), s.path("schema_ir_json").asText(),
         s.path("schema_identity").asText(), keys);
+  }
+
+  // --- schema & maintenance ---
+
+  /**
+   * Not served over HTTP yet: index builds are operator work against the graph root.
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    throw new io.omnigraph.api.InvalidInputException("ensure-indices is not available through the HTTP client;"
+        + " run 'omnigraph ensure-indices <uri>' (or Graph.ensureIndices on an embedded graph) against the graph root",
+        null);
   }
 
   @Override

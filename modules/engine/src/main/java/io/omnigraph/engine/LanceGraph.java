@@ -193,6 +193,12 @@ final class LanceGraph implements Graph {
     return io.omnigraph.engine.read.GraphReads.explain(snapshots, prepareQuery(gqText, queryName), params, options);
   }
 
+  @Override
+  public List<io.omnigraph.api.QueryDiagnostic> checkQueries(String gqText) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.checkAll(schema, gqText);
+  }
+
   private MutationResult run(MutationPlan plan, MutationOptions options) {
     return underWriteGate(() -> {
       writeGate.lock();
@@ -324,6 +330,21 @@ final class LanceGraph implements Graph {
     ensureOpen();
     return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),
         schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
+  }
+
+  // --- schema & maintenance ---
+
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    ensureOpen();
+    return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
+  }
+
+  /** @return what the index and maintenance writers need of this handle */
+  io.omnigraph.engine.index.GraphAccess access() {
+    return new io.omnigraph.engine.index.GraphAccess(root, tables, manifest, publisher, snapshots, writer,
+        recovery.sidecars(), () -> RecoveryGate.beforeWrite(root, lease, recovery),
+        operation -> EffectWindow.enter(writeGate, lease, operation));
   }
 
   @Override

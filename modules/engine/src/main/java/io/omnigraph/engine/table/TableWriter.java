@@ -169,8 +169,12 @@ public final class TableWriter {
               : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
         }
         DeletionPlan plan = planDeletion(s, toDelete);
+        // Every field listed as "preserving": an existing index must not claim the new fragments,
+        // whose rows it does not contain (docs/indexes.md, "Indexes and writes").
         return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
-            .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
+            .newFragments(added).fieldsModified(new long[0])
+            .fieldsForPreservingFragBitmap(InsertAbsence.fieldPreorder(s.dataset().getLanceSchema()))
+            .updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
       });
       // An all-new upsert (the id probe above found none of its ids: every row is inserted, none
       // updated or deleted) may carry the certificate; an unfamiliar shape just goes without it.
@@ -292,15 +296,36 @@ public final class TableWriter {
       List<Integer> fragmentIds = s.dataset().getFragments().stream().map(Fragment::getId).toList();
       List<org.lance.index.Index> built = new ArrayList<>();
       for (IndexSpec spec : specs) {
-        if (spec instanceof IndexSpec.BTree b) {
-          org.lance.index.IndexParams params = org.lance.index.IndexParams.builder()
+        org.lance.index.IndexType type;
+        org.lance.index.IndexParams params;
+        if (spec instanceof IndexSpec.BTree) {
+          type = org.lance.index.IndexType.BTREE;
+          params = org.lance.index.IndexParams.builder()
               .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree")).build();
-          // With explicit fragment ids Lance builds the index without committing it (distributed build).
-          built.add(s.dataset().createIndex(org.lance.index.IndexOptions
-              .builder(List.of(b.column()), org.lance.index.IndexType.BTREE, params)
-              .withIndexName(b.name()).withIndexUUID(UUID.randomUUID().toString())
-              .withFragmentIds(fragmentIds).build()));
+        } else if (spec instanceof IndexSpec.Inverted) {
+          type = org.lance.index.IndexType.INVERTED;
+          params = org.lance.index.IndexParams.builder()
+              .setScalarIndexParams(org.lance.index.scalar.InvertedIndexParams.builder().baseTokenizer("simple")
+                  .language("English").withPosition(false).lowerCase(true).stem(false).removeStopWords(false)
+                  .asciiFolding(true).maxTokenLength(40).build()).build();
+        } else {
+          IndexSpec.Vector v = (IndexSpec.Vector) spec;
+          type = org.lance.index.IndexType.IVF_FLAT;
+          // A distributed (uncommitted) IVF build needs its centroids up front: train them on the pinned version.
+          org.lance.index.vector.IvfBuildParams ivf = new org.lance.index.vector.IvfBuildParams.Builder()
+              .setNumPartitions(v.partitions()).build();
+          float[] centroids = org.lance.index.vector.VectorTrainer.trainIvfCentroids(s.dataset(), v.column(), ivf,
+              org.lance.index.DistanceType.L2);
+          params = org.lance.index.IndexParams.builder().setVectorIndexParams(
+              new org.lance.index.vector.VectorIndexParams.Builder(new org.lance.index.vector.IvfBuildParams.Builder()
+                  .setNumPartitions(v.partitions()).setCentroids(centroids).build())
+                  .setDistanceType(org.lance.index.DistanceType.L2).build()).build();
         }
+        // With explicit fragment ids Lance builds the index without committing it (distributed build).
+        built.add(s.dataset().createIndex(org.lance.index.IndexOptions
+            .builder(List.of(spec.column()), type, params)
+            .withIndexName(spec.name()).withIndexUUID(UUID.randomUUID().toString())
+            .withFragmentIds(fragmentIds).build()));
       }
       return org.lance.operation.CreateIndex.builder().withNewIndices(built).build();
     });
