@@ -335,9 +335,11 @@ public final class HttpGraph implements Graph {
 
   @Override
   public void deleteBranch(String name) {
-    ObjectNode body = JSON.createObjectNode();
-    body.put("name", name);
-    json(post("branches/delete", body));
+    StringBuilder path = new StringBuilder("branches");
+    for (String segment : name.split("/", -1)) {
+      path.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    json(request(path.toString()).DELETE());
   }
 
   @Override
