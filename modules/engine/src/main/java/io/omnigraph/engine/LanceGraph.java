@@ -12,11 +12,14 @@ import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.engine.export.GraphExport;
+import io.omnigraph.engine.load.GraphLoad;
 import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.mutate.GraphMutation;
 import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySweep;
@@ -30,6 +33,7 @@ import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.RecoveryGate;
+import io.omnigraph.engine.write.WriteContext;
 import io.omnigraph.engine.write.WriteGates;
 import io.omnigraph.engine.write.WriteLease;
 import java.io.IOException;
@@ -122,7 +126,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(this, options.branchOrMain(), mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options).run(ndjson));
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -203,7 +207,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(this, options.branchOrMain(), options).run(plan);
+        return new GraphMutation(writeContext(), options.branchOrMain(), options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -289,29 +293,9 @@ final class LanceGraph implements Graph {
     }
   }
 
-  /**
-   * @return the identity of {@code branch}: {@value GraphBranch#MAIN} for main, otherwise its
-   *     native Lance branch identifier of {@code __manifest} (docs/branches.md, "Identity")
-   * @throws io.omnigraph.api.NotFoundException no such branch (rule {@code unknown_branch})
-   */
+  /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */
   String branchIdentity(String branch) {
-    if (GraphBranch.MAIN.equals(branch)) {
-      return GraphBranch.MAIN;
-    }
-    io.omnigraph.engine.branch.BranchNames.requireValidRef(branch);
-    return tables.reader().branch(manifest.location(), branch).map(io.omnigraph.engine.table.NativeBranch::identifierText)
-        .orElseThrow(() -> new io.omnigraph.api.NotFoundException("no branch '" + branch + "' in the graph at "
-            + root.uri(), new io.omnigraph.api.ErrorDetail.Validation(null, null, "ref", SnapshotResolver.UNKNOWN_BRANCH)));
-  }
-
-  /** @throws io.omnigraph.api.ConflictException the branch was deleted and re-created since {@code identity} was read */
-  void requireBranchIdentity(String branch, String identity) {
-    String now = branchIdentity(branch);
-    if (!now.equals(identity)) {
-      throw new io.omnigraph.api.ConflictException("branch " + branch + " was deleted and re-created while the write"
-          + " was prepared; nothing was written", new io.omnigraph.api.ErrorDetail.ReadSetConflict(
-              "branch_identifier:" + branch, identity, now));
-    }
+    return snapshots.branchIdentity(branch);
   }
 
   private io.omnigraph.engine.branch.BranchControl branchControl() {
@@ -404,5 +388,10 @@ final class LanceGraph implements Graph {
   /** @return the effect + publish half shared by every writer */
   GraphWrite writer() {
     return writer;
+  }
+
+  /** @return what a load or a mutation needs of this handle (the test seams are read per attempt) */
+  WriteContext writeContext() {
+    return new WriteContext(tables, snapshots, writer, () -> beforeEffectWindow.run(), () -> newRowId.get());
   }
 }

@@ -52,20 +52,6 @@ public final class BranchNames {
   }
 
   /**
-   * A name given as a ref to an existing branch: a name that breaks the rules cannot name one.
-   *
-   * @throws io.omnigraph.api.NotFoundException (rule {@code unknown_branch}) otherwise
-   */
-  public static void requireValidRef(String name) {
-    try {
-      requireValid(name);
-    } catch (InvalidInputException e) {
-      throw new io.omnigraph.api.NotFoundException("no branch '" + name + "'",
-          new ErrorDetail.Validation(null, null, "ref", "unknown_branch"));
-    }
-  }
-
-  /**
    * Refuses a name that is taken, or that is a path ancestor or descendant of a live branch
    * ({@code a} and {@code a/b}): Lance keeps a branch as the directory {@code tree/<name>}, and an
    * ancestor's tree cannot be reclaimed while a child lives inside it.
