@@ -434,6 +434,17 @@ public final class HttpGraph implements Graph {
         null);
   }
 
+  /**
+   * Not served over HTTP yet: maintenance is operator work against the graph root.
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.OptimizeResult optimize() {
+    throw new io.omnigraph.api.InvalidInputException("optimize is not available through the HTTP client;"
+        + " run 'omnigraph optimize <uri>' (or Graph.optimize on an embedded graph) against the graph root", null);
+  }
+
   @Override
   public List<RecoveryRecord> recoveries() {
     List<RecoveryRecord> out = new ArrayList<>();

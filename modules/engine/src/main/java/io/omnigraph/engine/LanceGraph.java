@@ -96,6 +96,11 @@ final class LanceGraph implements Graph {
           public EffectWindow enter(String operation) {
             return EffectWindow.enter(writeGate, lease, operation);
           }
+
+          @Override
+          public String branchIdentity(String branch) {
+            return LanceGraph.this.branchIdentity(branch);
+          }
         });
   }
 
@@ -121,7 +126,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(writeContext(), branch, mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options).run(ndjson));
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -202,7 +207,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(writeContext(), branch, options).run(plan);
+        return new GraphMutation(writeContext(), options.branchOrMain(), options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -288,6 +293,11 @@ final class LanceGraph implements Graph {
     }
   }
 
+  /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */
+  String branchIdentity(String branch) {
+    return snapshots.branchIdentity(branch);
+  }
+
   private io.omnigraph.engine.branch.BranchControl branchControl() {
     return new io.omnigraph.engine.branch.BranchControl(root, tables, manifest, snapshots,
         () -> EffectWindow.enter(writeGate, lease, "branch " + ProcessHandle.current().pid()));
@@ -312,6 +322,12 @@ final class LanceGraph implements Graph {
   public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
     ensureOpen();
     return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
+  }
+
+  @Override
+  public io.omnigraph.api.OptimizeResult optimize() {
+    ensureOpen();
+    return io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
   }
 
   /** @return what the index and maintenance writers need of this handle */
