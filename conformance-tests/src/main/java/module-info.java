@@ -15,6 +15,9 @@ module io.omnigraph.conformance {
   requires org.junit.platform.launcher;
 
   exports io.omnigraph.conformance;
+  // server lane: the graph contract suite (embedded engine and HttpGraph bind it)
+  exports io.omnigraph.conformance.graph;
+  opens io.omnigraph.conformance.graph to org.junit.platform.commons;
 
   opens io.omnigraph.conformance to org.junit.platform.commons;
   opens io.omnigraph.conformance.runner to org.junit.platform.commons;

@@ -11,6 +11,9 @@ module io.omnigraph.cli {
   requires info.picocli;
   requires com.fasterxml.jackson.databind;
   requires jdk.security.auth;
+  // server lane: omnigraph serve and --server
+  requires io.omnigraph.server;
+  requires io.omnigraph.client;
 
   opens io.omnigraph.cli to info.picocli;
   opens io.omnigraph.cli.command to info.picocli;

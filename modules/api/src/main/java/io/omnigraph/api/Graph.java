@@ -93,6 +93,54 @@ public interface Graph extends AutoCloseable {
    */
   MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options);
 
+  // --- reads ---
+
+  /**
+   * Runs one named read query ({@code match … return …}) of a {@code .gq} file against one graph
+   * snapshot: the head of the branch named in {@code options} (default {@code main}) or one commit.
+   * The file is parsed, the query type-checked against the snapshot's schema and the parameters
+   * bound before any row is read. The whole query reads exactly that snapshot, whatever writers
+   * publish meanwhile. Semantics: docs/queries.md.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the read query to run
+   * @param params the parameter values
+   * @param options the branch or commit to read
+   * @return the result (close it)
+   * @throws InvalidInputException a parse or type error (line:column in the detail), a mutation
+   *     query, or a bad parameter value
+   * @throws NotFoundException the branch or commit does not exist
+   * @throws StorageFailureException the backend failed
+   */
+  QueryResult query(String gqText, String queryName, QueryParams params, QueryOptions options);
+
+  /**
+   * Parses a {@code .gq} file and type-checks one read query against this graph's schema. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @param queryName the read query
+   * @return the checked query
+   * @throws InvalidInputException a parse or type error, a mutation query, or no query of that name
+   */
+  PreparedQuery prepareQuery(String gqText, String queryName);
+
+  /**
+   * Runs a prepared read query; otherwise exactly {@link #query(String, String, QueryParams,
+   * QueryOptions)} (the query is re-checked when the snapshot's schema differs from the one it
+   * was prepared against).
+   */
+  QueryResult query(PreparedQuery query, QueryParams params, QueryOptions options);
+
+  /**
+   * Plans a read query against the snapshot {@code options} names without running it, and
+   * describes the plan: scans with the filters pushed into Lance and the columns read, traversal
+   * strategies, joins, negations, aggregation, ordering and limit.
+   *
+   * @return the plan as indented text, one operator per line
+   * @throws InvalidInputException as {@link #query(String, String, QueryParams, QueryOptions)}
+   */
+  String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options);
+
   /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
@@ -115,8 +163,81 @@ public interface Graph extends AutoCloseable {
    */
   Optional<CommitInfo> commit(String commitId);
 
+  // --- branches ---
+
+  /**
+   * @return every branch of the graph, {@code main} first, then by name (docs/branches.md)
+   * @throws StorageFailureException the backend failed
+   */
+  List<BranchInfo> branches();
+
+  /**
+   * Creates a branch. Only the branch's manifest forks; tables fork lazily on the first write to
+   * them on the branch. Nothing is written when a rule fails.
+   *
+   * @param name the new branch's name ({@code /}-separated segments of ASCII letters, digits,
+   *     {@code _ . -}; not a path ancestor or descendant of a live branch)
+   * @param from a branch name (its head) or a commit id; {@code null} for {@code main}
+   * @return the new branch
+   * @throws InvalidInputException an invalid name (rule {@code invalid_branch_name})
+   * @throws ConflictException the name exists ({@code branch_exists}) or overlaps a live branch's
+   *     path ({@code branch_path_overlap})
+   * @throws NotFoundException {@code from} is no branch and no commit
+   */
+  BranchInfo createBranch(String name, String from);
+
+  /**
+   * Deletes a branch (never {@code main}). Its commits stay reachable only from branches created
+   * from it or merged from it.
+   *
+   * @throws InvalidInputException the name is {@code main}
+   * @throws NotFoundException there is no such branch (rule {@code unknown_branch})
+   * @throws ConflictException another branch was created from it ({@code branch_has_children}), or
+   *     it was re-created while this delete ran ({@code read_set_conflict} on
+   *     {@code branch_identifier:<name>})
+   */
+  void deleteBranch(String name);
+
+  /**
+   * @param branch a branch name
+   * @return the commits visible on that branch, newest first: its own and those it inherited
+   * @throws NotFoundException no such branch
+   */
+  List<CommitInfo> commits(String branch);
+
+  /**
+   * {@link #export(OutputStream)} of a branch's head.
+   *
+   * @throws NotFoundException no such branch
+   */
+  void export(OutputStream out, String branch);
+
+  /**
+   * {@link #export(OutputStream)} of the graph as one commit left it.
+   *
+   * @throws NotFoundException no such commit
+   */
+  void exportCommit(OutputStream out, String commitId);
+
   /** @return the accepted schema */
   SchemaInfo schema();
+
+  // --- schema & maintenance ---
+
+  /**
+   * Builds every index the schema calls for that the graph lacks (docs/indexes.md): BTREE on every
+   * table's {@code id} and every edge's {@code src}/{@code dst}; per {@code @index}/{@code @key}
+   * property the index its type calls for. One Lance CreateIndex transaction per table, published as
+   * one graph commit through the write protocol (recoverable after a crash). Existing indexes are
+   * never rebuilt; when nothing is missing no commit is made. Queries and writes are correct
+   * without indexes; with them, id probes and key joins read less.
+   *
+   * @return every wanted index and whether it was created, already present or deferred
+   * @throws RecoveryRequiredException an interrupted write needs a rollback first
+   * @throws ConflictException another write published meanwhile ({@code read_set_conflict}); retry
+   * @throws StorageFailureException the backend failed
+   */
+  EnsureIndicesResult ensureIndices();
 
   /**
    * The recovery audit: one record per interrupted write that a recovery sweep rolled forward or

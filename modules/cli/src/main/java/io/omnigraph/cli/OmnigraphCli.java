@@ -1,7 +1,9 @@
 package io.omnigraph.cli;
 
+import io.omnigraph.cli.command.BranchCommand;
 import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
+import io.omnigraph.cli.command.EnsureIndicesCommand;
 import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
@@ -10,6 +12,7 @@ import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
+import io.omnigraph.cli.command.ServeCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
 import java.io.PrintWriter;
@@ -34,8 +37,12 @@ import picocli.CommandLine.Spec;
     description = "A typed property-graph database on Lance datasets (local disk, S3, GCS, Azure).",
     subcommands = {
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
-      CommitCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
+      CommitCommand.class, BranchCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
       TckCommand.class, VersionCommand.class,
+      // server lane
+      ServeCommand.class,
+      // --- schema & maintenance ---
+      EnsureIndicesCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

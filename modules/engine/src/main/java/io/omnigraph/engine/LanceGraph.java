@@ -161,6 +161,33 @@ final class LanceGraph implements Graph {
     return run(GraphMutation.bind(schema, query, params, Instant.now()), options);
   }
 
+  // --- reads ---
+
+  @Override
+  public io.omnigraph.api.QueryResult query(String gqText, String queryName, QueryParams params,
+      io.omnigraph.api.QueryOptions options) {
+    return query(prepareQuery(gqText, queryName), params, options);
+  }
+
+  @Override
+  public io.omnigraph.api.PreparedQuery prepareQuery(String gqText, String queryName) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.prepare(schema, gqText, queryName);
+  }
+
+  @Override
+  public io.omnigraph.api.QueryResult query(io.omnigraph.api.PreparedQuery query, QueryParams params,
+      io.omnigraph.api.QueryOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.run(snapshots, query, params, options);
+  }
+
+  @Override
+  public String explainQuery(String gqText, String queryName, QueryParams params, io.omnigraph.api.QueryOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.explain(snapshots, prepareQuery(gqText, queryName), params, options);
+  }
+
   private MutationResult run(MutationPlan plan, MutationOptions options) {
     return underWriteGate(() -> {
       writeGate.lock();
@@ -194,7 +221,66 @@ final class LanceGraph implements Graph {
   @Override
   public Optional<CommitInfo> commit(String commitId) {
     ensureOpen();
-    return state().commit(commitId).map(GraphCommit::toInfo);
+    Objects.requireNonNull(commitId, "commitId");
+    if (commitId.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return snapshots.state(GraphRef.commit(commitId)).commit(commitId).map(GraphCommit::toInfo);
+    } catch (io.omnigraph.api.NotFoundException e) {
+      return Optional.empty(); // no such commit on any live branch
+    }
+  }
+
+  // --- branches ---
+
+  @Override
+  public List<io.omnigraph.api.BranchInfo> branches() {
+    ensureOpen();
+    return branchControl().list();
+  }
+
+  @Override
+  public io.omnigraph.api.BranchInfo createBranch(String name, String from) {
+    ensureOpen();
+    return branchControl().create(name, from);
+  }
+
+  @Override
+  public void deleteBranch(String name) {
+    ensureOpen();
+    Objects.requireNonNull(name, "name");
+    branchControl().delete(name);
+  }
+
+  @Override
+  public List<CommitInfo> commits(String branch) {
+    ensureOpen();
+    Objects.requireNonNull(branch, "branch");
+    return snapshots.latest(branch).commitsNewestFirst().stream().map(GraphCommit::toInfo).toList();
+  }
+
+  @Override
+  public void export(OutputStream out, String branch) {
+    ensureOpen();
+    Objects.requireNonNull(out, "out");
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
+      new GraphExport(snapshot).writeTo(out);
+    }
+  }
+
+  @Override
+  public void exportCommit(OutputStream out, String commitId) {
+    ensureOpen();
+    Objects.requireNonNull(out, "out");
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
+      new GraphExport(snapshot).writeTo(out);
+    }
+  }
+
+  private io.omnigraph.engine.branch.BranchControl branchControl() {
+    return new io.omnigraph.engine.branch.BranchControl(root, tables, manifest, snapshots,
+        () -> EffectWindow.enter(writeGate, lease, "branch " + ProcessHandle.current().pid()));
   }
 
   @Override
@@ -208,6 +294,21 @@ final class LanceGraph implements Graph {
     ensureOpen();
     return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),
         schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
+  }
+
+  // --- schema & maintenance ---
+
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    ensureOpen();
+    return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
+  }
+
+  /** @return what the index and maintenance writers need of this handle */
+  io.omnigraph.engine.index.GraphAccess access() {
+    return new io.omnigraph.engine.index.GraphAccess(root, tables, manifest, publisher, snapshots, writer,
+        recovery.sidecars(), () -> RecoveryGate.beforeWrite(root, lease, recovery),
+        operation -> EffectWindow.enter(writeGate, lease, operation));
   }
 
   @Override

@@ -36,10 +36,14 @@ public final class CommitCommand implements Runnable {
     @Parameters(index = "0", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
     String positional;
 
+    @picocli.CommandLine.Option(names = "--branch", paramLabel = "<branch>",
+        description = "List the commits visible on this branch (default: main).")
+    String branch;
+
     @Override
     public Integer call() {
       try (Graph graph = open(positional)) {
-        List<CommitInfo> commits = graph.commits();
+        List<CommitInfo> commits = branch == null ? graph.commits() : graph.commits(branch);
         PrintWriter out = terminal().out();
         if (output.json()) {
           ObjectNode o = Json.object();

@@ -29,13 +29,32 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
           + " a symbolic link, FIFO or device is written through, never replaced.")
   Path outFile;
 
+  @Option(names = "--branch", paramLabel = "<branch>", description = "Export this branch's head (default: main).")
+  String branch;
+
+  @Option(names = "--commit", paramLabel = "<commit_id>", description = "Export the graph as this commit left it.")
+  String commit;
+
+  private void exportTo(Graph graph, OutputStream out) {
+    if (branch != null && commit != null) {
+      throw io.omnigraph.cli.CliFailure.usage("--branch and --commit exclude each other");
+    }
+    if (commit != null) {
+      graph.exportCommit(out, commit);
+    } else if (branch != null) {
+      graph.export(out, branch);
+    } else {
+      graph.export(out);
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
     try (Graph graph = open(positional)) {
       if (outFile == null) {
         terminal().out().flush();
         OutputStream stdout = terminal().stdout();
-        graph.export(stdout);
+        exportTo(graph, stdout);
         stdout.flush();
         return 0;
       }
@@ -43,7 +62,7 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
       CountingOutputStream counted;
       try (OutputFile file = OutputFile.open(target)) {
         counted = new CountingOutputStream(file.stream());
-        graph.export(counted);
+        exportTo(graph, counted);
         file.commit();
       }
       if (output.json()) {

@@ -89,6 +89,15 @@ public final class Failpoints {
   /** Before a recovery appends its row to {@code _graph_commit_recoveries}. */
   public static final String AUDIT_APPEND = "recovery.record_audit";
 
+  /** Branch create, inside the effect window, right before the native Lance branch create. */
+  public static final String BRANCH_CREATE_PRE_NATIVE = "branch_create.pre_native";
+  /** Branch create, after the native Lance branch exists. */
+  public static final String BRANCH_CREATE_POST_NATIVE = "branch_create.post_native";
+  /** Branch delete, inside the effect window, right before the native Lance branch delete. */
+  public static final String BRANCH_DELETE_PRE_NATIVE = "branch_delete.pre_native";
+  /** Branch delete, after the native Lance branch is gone, before its tree is reclaimed. */
+  public static final String BRANCH_DELETE_POST_NATIVE = "branch_delete.post_native";
+
   /** Every failpoint name, in declaration order (the values of the {@code String} constants above). */
   public static final List<String> NAMES = declaredNames();
 

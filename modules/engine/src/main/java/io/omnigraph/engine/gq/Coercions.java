@@ -13,7 +13,6 @@ import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.value.Scalars;
 import io.omnigraph.engine.value.Utf16;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -271,28 +270,11 @@ public final class Coercions {
   }
 
   private static Object scalarToScalar(Object v, ScalarKind from, ScalarKind to, String what) throws QueryException {
-    if (from == to) {
-      return v;
+    Object out = Scalars.widenOrNarrow(v, from, to);
+    if (out == null) {
+      throw QueryException.param(what + ": value " + (from.isInteger() ? Scalars.integerValue(v, from) : v)
+          + (from.isInteger() ? " is out of range for " + to.spelling() : " is not finite as " + to.spelling()));
     }
-    if (from.isInteger()) {
-      BigInteger b = from == ScalarKind.U64 ? new BigInteger(Long.toUnsignedString((Long) v)) : BigInteger.valueOf(((Number) v).longValue());
-      Object out = to.isInteger() ? Scalars.integral(b, to) : Scalars.floating(new BigDecimal(b), to);
-      if (out == null) {
-        throw QueryException.param(what + ": value " + b + " is out of range for " + to.spelling());
-      }
-      return out;
-    }
-    if (from == ScalarKind.F64 && to == ScalarKind.F32) {
-      double d = (Double) v;
-      float f = (float) d;
-      if (!Double.isInfinite(d) && Float.isInfinite(f)) {
-        throw QueryException.param(what + ": value " + d + " is not finite as F32");
-      }
-      return f;
-    }
-    if (from == ScalarKind.F32 && to == ScalarKind.F64) {
-      return (double) (Float) v;
-    }
-    throw new IllegalStateException("no conversion " + from + " -> " + to);
+    return out;
   }
 }

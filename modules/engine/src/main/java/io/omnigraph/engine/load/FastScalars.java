@@ -3,9 +3,9 @@ package io.omnigraph.engine.load;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.value.DecimalFloats;
 import io.omnigraph.engine.value.Scalars;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.vector.BigIntVector;
@@ -23,7 +23,7 @@ import org.apache.arrow.vector.VarCharVector;
 
 /**
  * The fast decoder's scalar conversion: reads one JSON scalar token of a property's kind straight
- * into an Arrow vector, with the value the exact path ({@link Values#fromJson}) would produce, and
+ * into an Arrow vector, with the value the exact path ({@link Values#fromJson}, that is {@link io.omnigraph.engine.value.JsonValues}) would produce, and
  * declines (returns false) anything it is not sure of, so the exact path decides. Results are left in fields
  * to avoid boxing on the hot path. One instance per load; not thread-safe.
  */
@@ -73,114 +73,41 @@ final class FastScalars {
     return o;
   }
 
+  private final DecimalFloats floats = new DecimalFloats();
+
   /**
-   * Reads a float value the way the exact path does (decimal text rounded once to the stored width,
-   * integers through double, the NaN/Infinity strings), refusing non-finite results of numbers.
+   * Reads a float value the way the exact path does ({@link DecimalFloats}: one rounding from the
+   * exact value; the NaN/Infinity strings), declining numbers that do not fit and integers beyond
+   * 64 bits.
    */
   boolean number(JsonParser p, JsonToken tok, ScalarKind k) throws IOException {
-    double d;
-    float f;
     if (tok == JsonToken.VALUE_NUMBER_FLOAT) {
-      if (shortDecimal(p.getTextCharacters(), p.getTextOffset(), p.getTextLength())) {
-        // Exact operands and one rounding: the correctly rounded value, as BigDecimal gives it.
-        d = decimalMantissa / DOUBLE_POW10[decimalScale];
-        if (k != ScalarKind.F32) {
-          f = (float) d; // unused
-        } else if (decimalMantissa < (1L << 22) && decimalScale < FLOAT_POW10.length) {
-          f = (float) decimalMantissa / FLOAT_POW10[decimalScale];
-        } else {
-          f = Math.abs(new BigDecimal(p.getText()).floatValue());
-        }
-        if (decimalNegative) {
-          d = -d;
-          f = -f;
-        }
-        if (decimalMantissa == 0) {
-          d = 0.0; // BigDecimal has no negative zero
-          f = 0.0f;
-        }
-      } else {
-        BigDecimal b = new BigDecimal(p.getText());
-        d = b.doubleValue();
-        f = k == ScalarKind.F32 ? b.floatValue() : (float) d;
-      }
-      if (Double.isInfinite(d) || (k == ScalarKind.F32 && Float.isInfinite(f))) {
+      if (!floats.round(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), k)) {
         return false;
       }
-    } else if (tok == JsonToken.VALUE_NUMBER_INT) {
-      JsonParser.NumberType nt = p.getNumberType();
-      d = nt == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue().doubleValue() : (double) p.getLongValue();
-      f = (float) d;
-      if (Double.isInfinite(d) || (k == ScalarKind.F32 && Float.isInfinite(f))) {
+      numD = floats.d;
+      numF = floats.f;
+      return true;
+    }
+    if (tok == JsonToken.VALUE_NUMBER_INT) {
+      if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
         return false;
       }
-    } else if (tok == JsonToken.VALUE_STRING) {
+      floats.round(p.getLongValue(), k);
+      numD = floats.d;
+      numF = floats.f;
+      return true;
+    }
+    if (tok == JsonToken.VALUE_STRING) {
       Double nonFinite = Scalars.nonFinite(p.getText());
       if (nonFinite == null) {
         return false;
       }
-      d = nonFinite;
-      f = (float) d;
-    } else {
-      return false;
+      numD = nonFinite;
+      numF = (float) numD;
+      return true;
     }
-    numD = d;
-    numF = f;
-    return true;
-  }
-
-  private static final double[] DOUBLE_POW10 = {
-      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-      1e20, 1e21, 1e22};
-  private static final float[] FLOAT_POW10 = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
-  private long decimalMantissa;
-  private int decimalScale;
-  private boolean decimalNegative;
-
-  /**
-   * Parses a JSON number without exponent whose digits fit 2^53 and whose scale is at most 22 (so
-   * mantissa and power of ten are exact doubles); anything else is left to BigDecimal.
-   */
-  private boolean shortDecimal(char[] c, int off, int len) {
-    int i = off;
-    int end = off + len;
-    boolean neg = false;
-    if (i < end && c[i] == '-') {
-      neg = true;
-      i++;
-    }
-    long m = 0;
-    int scale = -1;
-    int digits = 0;
-    for (; i < end; i++) {
-      char ch = c[i];
-      if (ch >= '0' && ch <= '9') {
-        if (m != 0 || ch != '0') {
-          digits++;
-        }
-        if (digits > 15) {
-          return false;
-        }
-        m = m * 10 + (ch - '0');
-        if (scale >= 0) {
-          scale++;
-        }
-      } else if (ch == '.' && scale < 0) {
-        scale = 0;
-      } else {
-        return false; // exponent
-      }
-    }
-    if (scale < 0) {
-      scale = 0;
-    }
-    if (scale >= DOUBLE_POW10.length) {
-      return false;
-    }
-    decimalMantissa = m;
-    decimalScale = scale;
-    decimalNegative = neg;
-    return true;
+    return false;
   }
 
   /** Converts one scalar token of kind {@code k} and writes it at {@code slot}; false to decline. */

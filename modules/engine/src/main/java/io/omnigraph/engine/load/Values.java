@@ -6,22 +6,12 @@ import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.value.ArrowValues;
-import io.omnigraph.engine.value.Scalars;
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
+import io.omnigraph.engine.value.JsonValues;
 
 /**
- * The loader's strict reading of JSON input values into the value representation ({@link
- * Scalars}), with each refusal reported as the load error of its line and field. The scalar
- * conversions themselves (date and date-time parsing, integer ranges, Blob decoding) are {@link
- * Scalars}'.
- *
- * <p>Accepted JSON: integers for integer types (range-checked), numbers for floats (and the
- * strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} that export writes), {@code
- * "YYYY-MM-DD"} or integer days for Date, an RFC 3339 / ISO-8601 string (offset optional, UTC
- * assumed; a bare date means midnight UTC) or integer milliseconds for DateTime, {@code
- * "base64:<data>"} for Blob.
+ * The loader's wording of refused input values: the conversion itself is {@link JsonValues}' (with
+ * the {@link JsonValues.Spelling#LOAD} spellings), and each {@link JsonValues.Problem} becomes the
+ * load error of its line and field here.
  */
 public final class Values {
   private Values() {}
@@ -43,166 +33,39 @@ public final class Values {
    *     list_null_item, enum_value or invalid_blob
    */
   static Object fromJson(String owner, Property p, JsonNode v, long line) {
-    PropertyType t = p.type();
-    if (t instanceof PropertyType.EnumOf e) {
-      if (!v.isTextual()) {
-        throw mismatch(p, v, line);
-      }
-      if (!e.values().contains(v.asText())) {
-        throw LoadRule.ENUM_VALUE.at(line, p.name(),
-            "invalid enum value '" + v.asText() + "' for " + owner + "." + p.name() + " (expected: " + String.join(", ", e.values()) + ")");
-      }
-      return v.asText();
-    }
-    if (t instanceof PropertyType.VectorOf vec) {
-      if (!v.isArray()) {
-        throw mismatch(p, v, line);
-      }
-      if (v.size() != vec.dimension()) {
-        throw LoadRule.VECTOR_LENGTH.at(line, p.name(),
-            "vector property '" + p.name() + "' expects " + vec.dimension() + " values, got " + v.size());
-      }
-      float[] out = new float[vec.dimension()];
-      for (int i = 0; i < out.length; i++) {
-        JsonNode item = v.get(i);
-        if (item.isNull()) {
-          throw LoadRule.LIST_NULL_ITEM.at(line, p.name(), "vector property '" + p.name() + "' contains a null item");
-        }
-        out[i] = (Float) scalar(p, ScalarKind.F32, item, line);
-      }
-      return out;
-    }
-    if (t instanceof PropertyType.ListOf l) {
-      if (!v.isArray()) {
-        throw mismatch(p, v, line);
-      }
-      List<Object> out = new ArrayList<>(v.size());
-      for (JsonNode item : v) {
-        if (item.isNull()) {
-          throw LoadRule.LIST_NULL_ITEM.at(line, p.name(), "strict list property '" + p.name() + "' contains a null or invalid item");
-        }
-        out.add(scalar(p, l.item(), item, line));
-      }
-      return List.copyOf(out);
-    }
-    return scalar(p, ((PropertyType.Scalar) t).kind(), v, line);
+    return JsonValues.read(p.type(), v, JsonValues.Spelling.LOAD, problem -> refuse(owner, p, line, problem));
   }
 
-  private static InvalidInputException mismatch(Property p, JsonNode v, long line) {
-    return LoadRule.TYPE_MISMATCH.at(line, p.name(),
-        "strict property '" + p.name() + "' expects " + ArrowValues.typeName(p.type()) + ", got " + describe(v));
-  }
-
-  private static InvalidInputException mismatch(Property p, ScalarKind k, JsonNode v, long line) {
-    return LoadRule.TYPE_MISMATCH.at(line, p.name(),
-        "strict property '" + p.name() + "' expects " + ArrowValues.typeName(k) + ", got " + describe(v));
+  private static InvalidInputException refuse(String owner, Property p, long line, JsonValues.Problem problem) {
+    ScalarKind k = problem.kind();
+    JsonNode v = problem.got();
+    return switch (problem.reason()) {
+      case MISMATCH -> LoadRule.TYPE_MISMATCH.at(line, p.name(), "strict property '" + p.name() + "' expects "
+          + (k == null ? ArrowValues.typeName(p.type()) : ArrowValues.typeName(k)) + ", got " + describe(v));
+      case ENUM_VALUE -> LoadRule.ENUM_VALUE.at(line, p.name(), "invalid enum value '" + v.asText() + "' for " + owner
+          + "." + p.name() + " (expected: " + String.join(", ", ((PropertyType.EnumOf) p.type()).values()) + ")");
+      case VECTOR_LENGTH -> LoadRule.VECTOR_LENGTH.at(line, p.name(), "vector property '" + p.name() + "' expects "
+          + ((PropertyType.VectorOf) p.type()).dimension() + " values, got " + problem.index());
+      case NULL_ITEM -> p.type() instanceof PropertyType.VectorOf
+          ? LoadRule.LIST_NULL_ITEM.at(line, p.name(), "vector property '" + p.name() + "' contains a null item")
+          : LoadRule.LIST_NULL_ITEM.at(line, p.name(), "strict list property '" + p.name() + "' contains a null or invalid item");
+      case INTEGER_RANGE -> overflow(p, k, problem.value(), line);
+      case FLOAT_RANGE -> Double.isInfinite(v.doubleValue())
+          ? overflow(p, k, v.asText(), line)
+          : LoadRule.OUT_OF_RANGE.at(line, p.name(), "property '" + p.name() + "' value " + v.asText() + " is not finite as Float32");
+      case BAD_DATE -> LoadRule.TYPE_MISMATCH.at(line, p.name(),
+          "strict property '" + p.name() + "' expects Date32 (\"YYYY-MM-DD\" or epoch days), got " + describe(v));
+      case BAD_DATE_TIME -> LoadRule.TYPE_MISMATCH.at(line, p.name(),
+          "strict property '" + p.name() + "' expects Date64 (RFC 3339 date-time or epoch milliseconds), got " + describe(v));
+      case BLOB_NOT_MANAGED -> LoadRule.INVALID_BLOB.at(line, p.name(), "blob property '" + p.name()
+          + "' accepts only managed \"base64:<data>\" values; external blob URIs are not supported");
+      case BLOB_BASE64 -> LoadRule.INVALID_BLOB.at(line, p.name(), "blob property '" + p.name()
+          + "' has invalid base64 data: " + problem.detail());
+      case BAD_STRING -> throw new IllegalStateException("load strings are not checked for surrogates: " + problem);
+    };
   }
 
   private static InvalidInputException overflow(Property p, ScalarKind k, Object v, long line) {
     return LoadRule.OUT_OF_RANGE.at(line, p.name(), "property '" + p.name() + "' value " + v + " exceeds " + ArrowValues.typeName(k) + " range");
-  }
-
-  private static Object scalar(Property p, ScalarKind k, JsonNode v, long line) {
-    switch (k) {
-      case STRING -> {
-        if (!v.isTextual()) {
-          throw mismatch(p, k, v, line);
-        }
-        return v.asText();
-      }
-      case BOOL -> {
-        if (!v.isBoolean()) {
-          throw mismatch(p, k, v, line);
-        }
-        return v.asBoolean();
-      }
-      case I32, I64, U32, U64 -> {
-        if (!v.isIntegralNumber()) {
-          throw mismatch(p, k, v, line);
-        }
-        BigInteger b = v.bigIntegerValue();
-        Object fitted = Scalars.integral(b, k);
-        if (fitted == null) {
-          throw overflow(p, k, b, line);
-        }
-        return fitted;
-      }
-      case F32, F64 -> {
-        double d;
-        float f;
-        if (v.isNumber()) {
-          // Narrow from the exact decimal (the loader reads floats as BigDecimal) so F32 values
-          // are rounded once, as a direct decimal-to-float parse would.
-          d = v.doubleValue();
-          f = v.isBigDecimal() ? v.decimalValue().floatValue() : (float) d;
-        } else if (v.isTextual() && Scalars.nonFinite(v.asText()) != null) {
-          d = Scalars.nonFinite(v.asText());
-          f = (float) d;
-        } else {
-          throw mismatch(p, k, v, line);
-        }
-        if (v.isNumber() && Double.isInfinite(d)) {
-          throw overflow(p, k, v.asText(), line);
-        }
-        if (k == ScalarKind.F64) {
-          return d;
-        }
-        if (v.isNumber() && Float.isInfinite(f)) {
-          throw LoadRule.OUT_OF_RANGE.at(line, p.name(),
-              "property '" + p.name() + "' value " + v.asText() + " is not finite as Float32");
-        }
-        return f;
-      }
-      case DATE -> {
-        if (v.isIntegralNumber()) {
-          if (!v.canConvertToInt()) {
-            throw overflow(p, k, v.asText(), line);
-          }
-          return v.intValue();
-        }
-        if (!v.isTextual()) {
-          throw mismatch(p, k, v, line);
-        }
-        Integer day = Scalars.parseDate(v.asText());
-        if (day == null) {
-          throw LoadRule.TYPE_MISMATCH.at(line, p.name(),
-              "strict property '" + p.name() + "' expects Date32 (\"YYYY-MM-DD\" or epoch days), got " + describe(v));
-        }
-        return day;
-      }
-      case DATE_TIME -> {
-        if (v.isIntegralNumber()) {
-          if (!v.canConvertToLong()) {
-            throw overflow(p, k, v.asText(), line);
-          }
-          return v.longValue();
-        }
-        if (!v.isTextual()) {
-          throw mismatch(p, k, v, line);
-        }
-        Long ms = Scalars.parseDateTime(v.asText());
-        if (ms == null) {
-          throw LoadRule.TYPE_MISMATCH.at(line, p.name(),
-              "strict property '" + p.name() + "' expects Date64 (RFC 3339 date-time or epoch milliseconds), got " + describe(v));
-        }
-        return ms;
-      }
-      case BLOB -> {
-        if (!v.isTextual()) {
-          throw mismatch(p, k, v, line);
-        }
-        String s = v.asText();
-        if (!Scalars.isManagedBlob(s)) {
-          throw LoadRule.INVALID_BLOB.at(line, p.name(),
-              "blob property '" + p.name() + "' accepts only managed \"base64:<data>\" values; external blob URIs are not supported");
-        }
-        try {
-          return Scalars.decodeBlob(s);
-        } catch (IllegalArgumentException e) {
-          throw LoadRule.INVALID_BLOB.at(line, p.name(), "blob property '" + p.name() + "' has invalid base64 data: " + e.getMessage());
-        }
-      }
-      default -> throw new IllegalStateException("unhandled scalar " + k);
-    }
   }
 }

@@ -189,7 +189,7 @@ public final class ManifestPublisher {
         heads.put(branch, l.commitId());
         ManifestState after = new ManifestState(version, published, heads, commits);
         // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
-        manifest.published(committed, after);
+        manifest.published(snapshot, committed, after);
         Failpoints.hit(Failpoints.PUBLISH_AFTER);
         return after;
       } catch (RetryableCommitConflict e) {

@@ -22,12 +22,19 @@ public record ManifestState(long manifestVersion, Map<String, TableEntry> tables
   }
 
   /**
+   * The effective head of {@code branch} when this state is read from that branch's manifest: the
+   * newest commit on the branch by lineage order, or, for a branch without commits of its own yet
+   * (a fresh branch inherits its parent's rows), the newest commit it inherited — the commit it was
+   * created from (docs/branches.md, "Data model").
+   *
    * @param branch a graph branch
-   * @return the newest commit on {@code branch} by lineage order (the parent of its next commit)
+   * @return the parent of the branch's next commit (empty: no commit at all)
    */
   public Optional<GraphCommit> head(String branch) {
     String column = GraphBranch.toColumn(branch);
-    return commits.stream().filter(c -> java.util.Objects.equals(c.branch(), column)).max(GraphCommit::lineageOrder);
+    Optional<GraphCommit> own = commits.stream().filter(c -> java.util.Objects.equals(c.branch(), column))
+        .max(GraphCommit::lineageOrder);
+    return own.isPresent() ? own : commits.stream().max(GraphCommit::lineageOrder);
   }
 
   /**

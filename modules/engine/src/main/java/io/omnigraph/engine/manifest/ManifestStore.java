@@ -40,7 +40,11 @@ public final class ManifestStore {
    */
   private volatile Known known;
 
-  private record Known(VersionStamp stamp, ManifestState state) {}
+  private record Known(String uri, VersionStamp stamp, ManifestState state) {
+    boolean is(TableSnapshot s) {
+      return uri.equals(s.location().uri()) && stamp.equals(s.stamp());
+    }
+  }
 
   /**
    * @param tables the table gateway
@@ -54,6 +58,57 @@ public final class ManifestStore {
   /** @return the manifest dataset's location */
   public LanceLocation location() {
     return location;
+  }
+
+  /**
+   * @param branch a graph branch
+   * @return where that branch's manifest lives: {@code __manifest} itself for {@value GraphBranch#MAIN},
+   *     otherwise the native Lance branch of {@code __manifest} with the branch's name
+   */
+  public LanceLocation location(String branch) {
+    return GraphBranch.MAIN.equals(branch) ? location : io.omnigraph.engine.table.TableReader.branchLocation(
+        location, branch);
+  }
+
+  /**
+   * Opens the latest manifest version of a graph branch after checking its storage stamp.
+   *
+   * @throws NotFoundException when the branch's manifest does not exist
+   */
+  public TableSnapshot openLatest(String branch) {
+    if (GraphBranch.MAIN.equals(branch)) {
+      return openLatest();
+    }
+    TableSnapshot s = tables.reader().openLatest(location(branch));
+    try {
+      guardStamp(s.schemaMetadata());
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  /** @return the latest state of a graph branch's manifest */
+  public ManifestState readLatest(String branch) {
+    try (TableSnapshot s = openLatest(branch)) {
+      return read(s);
+    }
+  }
+
+  /**
+   * Reads one manifest version of a graph branch ({@link #readVersion(long)} on that branch's
+   * manifest).
+   */
+  public ManifestState readVersion(String branch, long version) {
+    try (TableSnapshot s = tables.reader().openAt(location(branch), version)) {
+      guardStamp(s.schemaMetadata());
+      Known k = known;
+      if (k != null && k.is(s)) {
+        return k.state();
+      }
+      return scan(s);
+    }
   }
 
   /** A table created at init, registered and published in the genesis commit. */
@@ -126,7 +181,7 @@ public final class ManifestStore {
     try (TableSnapshot s = tables.reader().openAt(location, version)) {
       guardStamp(s.schemaMetadata());
       Known k = known;
-      if (k != null && k.stamp().equals(s.stamp())) {
+      if (k != null && k.is(s)) {
         return k.state();
       }
       return scan(s);
@@ -172,11 +227,11 @@ public final class ManifestStore {
   public ManifestState read(TableSnapshot manifest) {
     VersionStamp stamp = manifest.stamp();
     Known k = known;
-    if (k != null && k.stamp().equals(stamp)) {
+    if (k != null && k.is(manifest)) {
       return k.state();
     }
     ManifestState state = scan(manifest);
-    known = new Known(stamp, state);
+    known = new Known(manifest.location().uri(), stamp, state);
     return state;
   }
 
@@ -192,12 +247,12 @@ public final class ManifestStore {
    * the version its merge was based on plus the rows it merged, valid because the merge landed at
    * exactly base + 1 (docs/write-protocol.md, "7. Publish": the returned state is the fold, no re-scan).
    */
-  void published(VersionStamp stamp, ManifestState state) {
+  void published(TableSnapshot base, VersionStamp stamp, ManifestState state) {
     if (stamp.version() != state.manifestVersion()) {
       throw new IllegalArgumentException("state of manifest version " + state.manifestVersion()
           + " recorded for version " + stamp.version());
     }
-    known = new Known(stamp, state);
+    known = new Known(base.location().uri(), stamp, state);
   }
 
   static ManifestState assemble(long manifestVersion, List<ManifestRow> rows) {

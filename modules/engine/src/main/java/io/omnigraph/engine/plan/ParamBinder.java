@@ -13,13 +13,12 @@ import io.omnigraph.engine.gq.QueryException;
 import io.omnigraph.engine.schema.PropertyType;
 import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.value.Scalars;
-import io.omnigraph.engine.value.Utf16;
+import io.omnigraph.engine.value.JsonValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -177,6 +176,11 @@ public final class ParamBinder {
     throw mismatch(d, d.typeSpelling(), "a " + raw.getClass().getName());
   }
 
+  /**
+   * Reads {@code --param} text by the declared type: lists and vectors as a JSON array; Bool, the
+   * integers and the floats by their own spelling; every other type as a JSON string. The value is
+   * then converted like JSON.
+   */
   private static Object fromText(ParamDecl d, String text) throws QueryException {
     PropertyType t = d.type();
     if (t instanceof PropertyType.ListOf || t instanceof PropertyType.VectorOf) {
@@ -192,178 +196,67 @@ public final class ParamBinder {
       return fromJson(d, t, node);
     }
     ScalarKind k = ((PropertyType.Scalar) t).kind();
-    switch (k) {
-      case STRING -> {
-        return checkedString(d, text);
-      }
+    JsonNode spelled = switch (k) {
       case BOOL -> {
         if (text.equals("true") || text.equals("false")) {
-          return Boolean.parseBoolean(text);
+          yield NODES.booleanNode(Boolean.parseBoolean(text));
         }
         throw mismatch(d, "true or false", "'" + abbreviate(text) + "'");
       }
       case I32, I64, U32, U64 -> {
-        BigInteger b;
         try {
-          b = new BigInteger(text);
+          yield NODES.numberNode(new BigInteger(text));
         } catch (NumberFormatException e) {
           throw mismatch(d, "an integer", "'" + abbreviate(text) + "'");
         }
-        return integral(d, k, b);
       }
       case F32, F64 -> {
-        Double nonFinite = Scalars.nonFinite(text);
-        if (nonFinite != null) {
-          double x = nonFinite;
-          return k == ScalarKind.F32 ? (Object) (float) x : (Object) x;
+        if (Scalars.nonFinite(text) != null) {
+          yield NODES.textNode(text);
         }
-        BigDecimal b;
         try {
-          b = new BigDecimal(text);
+          yield NODES.numberNode(new BigDecimal(text));
         } catch (NumberFormatException e) {
           throw mismatch(d, "a number", "'" + abbreviate(text) + "'");
         }
-        return floating(d, k, b);
       }
-      default -> {
-        return fromJson(d, t, NODES.textNode(text));
-      }
-    }
+      default -> NODES.textNode(text);
+    };
+    return fromJson(d, t, spelled);
   }
 
   private static Object fromJson(ParamDecl d, PropertyType t, JsonNode v) throws QueryException {
     if (v.isObject()) {
       throw mismatch(d, t.spelling(), "a JSON object");
     }
-    if (t instanceof PropertyType.VectorOf vec) {
-      if (!v.isArray()) {
-        throw mismatch(d, "an array of " + vec.dimension() + " numbers", describe(v));
-      }
-      if (v.size() != vec.dimension()) {
-        throw mismatch(d, "an array of " + vec.dimension() + " numbers", v.size() + " values");
-      }
-      float[] out = new float[vec.dimension()];
-      for (int i = 0; i < out.length; i++) {
-        JsonNode item = v.get(i);
-        if (item.isNull()) {
-          throw mismatch(d, "numbers only", "a null item at index " + i);
-        }
-        out[i] = (Float) scalarJson(d, ScalarKind.F32, item);
-      }
-      return out;
-    }
-    if (t instanceof PropertyType.ListOf l) {
-      if (!v.isArray()) {
-        throw mismatch(d, "an array", describe(v));
-      }
-      List<Object> out = new ArrayList<>(v.size());
-      for (int i = 0; i < v.size(); i++) {
-        JsonNode item = v.get(i);
-        if (item.isNull()) {
-          throw mismatch(d, "no null items", "a null item at index " + i);
-        }
-        out.add(scalarJson(d, l.item(), item));
-      }
-      return List.copyOf(out);
-    }
-    return scalarJson(d, ((PropertyType.Scalar) t).kind(), v);
+    return JsonValues.read(t, v, JsonValues.Spelling.PARAM, problem -> refuse(d, t, problem));
   }
 
-  private static Object scalarJson(ParamDecl d, ScalarKind k, JsonNode v) throws QueryException {
-    switch (k) {
-      case STRING -> {
-        if (v.isTextual()) {
-          return checkedString(d, v.asText());
-        }
-      }
-      case BOOL -> {
-        if (v.isBoolean()) {
-          return v.asBoolean();
-        }
-      }
-      case I32, U32, I64, U64 -> {
-        if (v.isIntegralNumber()) {
-          return integral(d, k, v.bigIntegerValue());
-        }
-        if (v.isTextual() && (k == ScalarKind.I64 || k == ScalarKind.U64) && v.asText().matches("-?[0-9]+")) {
-          return integral(d, k, new BigInteger(v.asText()));
-        }
-      }
-      case F32, F64 -> {
-        if (v.isNumber()) {
-          return floating(d, k, v.decimalValue());
-        }
-        Double nonFinite = v.isTextual() ? Scalars.nonFinite(v.asText()) : null;
-        if (nonFinite != null) {
-          double x = nonFinite;
-          return k == ScalarKind.F32 ? (Object) (float) x : (Object) x;
-        }
-      }
-      case DATE -> {
-        if (v.isTextual()) {
-          Integer days = Scalars.parseDate(v.asText());
-          if (days == null) {
-            throw mismatch(d, "a date \"YYYY-MM-DD\"", describe(v));
-          }
-          return days;
-        }
-      }
-      case DATE_TIME -> {
-        if (v.isTextual()) {
-          Long ms = Scalars.parseDateTime(v.asText());
-          if (ms == null) {
-            throw mismatch(d, "an RFC 3339 date-time", describe(v));
-          }
-          return ms;
-        }
-      }
-      case BLOB -> {
-        if (v.isBinary()) {
-          try {
-            return v.binaryValue();
-          } catch (java.io.IOException e) {
-            throw mismatch(d, "\"base64:<data>\"", "unreadable binary");
-          }
-        }
-        if (v.isTextual()) {
-          String s = v.asText();
-          if (!Scalars.isManagedBlob(s)) {
-            throw mismatch(d, "\"base64:<data>\" (external blob URIs are not supported)", describe(v));
-          }
-          try {
-            return Scalars.decodeBlob(s);
-          } catch (IllegalArgumentException e) {
-            throw mismatch(d, "valid base64 after 'base64:'", describe(v));
-          }
-        }
-      }
-      default -> throw new IllegalStateException("unhandled scalar " + k);
-    }
-    throw mismatch(d, k.spelling(), describe(v));
-  }
-
-  private static String checkedString(ParamDecl d, String s) throws QueryException {
-    String problem = Utf16.problem(s);
-    if (problem != null) {
-      throw QueryException.param("param '" + d.name() + "': the string " + problem);
-    }
-    return s;
-  }
-
-  private static Object integral(ParamDecl d, ScalarKind k, BigInteger b) throws QueryException {
-    Object v = Scalars.integral(b, k);
-    if (v == null) {
-      throw QueryException.param("param '" + d.name() + "': value " + b + " is out of range for " + k.spelling());
-    }
-    return v;
-  }
-
-  private static Object floating(ParamDecl d, ScalarKind k, BigDecimal b) throws QueryException {
-    Object v = Scalars.floating(b, k);
-    if (v == null) {
-      throw QueryException.param("param '" + d.name() + "': value " + b.toPlainString() + " is not finite as " + k.spelling());
-    }
-    return v;
+  /** Words a refused parameter value. */
+  private static QueryException refuse(ParamDecl d, PropertyType t, JsonValues.Problem problem) {
+    ScalarKind k = problem.kind();
+    JsonNode v = problem.got();
+    return switch (problem.reason()) {
+      case MISMATCH -> k != null
+          ? mismatch(d, k.spelling(), describe(v))
+          : t instanceof PropertyType.VectorOf vec
+              ? mismatch(d, "an array of " + vec.dimension() + " numbers", describe(v))
+              : mismatch(d, "an array", describe(v));
+      case VECTOR_LENGTH -> mismatch(d, "an array of " + ((PropertyType.VectorOf) t).dimension() + " numbers",
+          problem.index() + " values");
+      case NULL_ITEM -> mismatch(d, t instanceof PropertyType.VectorOf ? "numbers only" : "no null items",
+          "a null item at index " + problem.index());
+      case INTEGER_RANGE -> QueryException.param("param '" + d.name() + "': value " + problem.value()
+          + " is out of range for " + k.spelling());
+      case FLOAT_RANGE -> QueryException.param("param '" + d.name() + "': value "
+          + ((BigDecimal) problem.value()).toPlainString() + " is not finite as " + k.spelling());
+      case BAD_DATE -> mismatch(d, "a date \"YYYY-MM-DD\"", describe(v));
+      case BAD_DATE_TIME -> mismatch(d, "an RFC 3339 date-time", describe(v));
+      case BLOB_NOT_MANAGED -> mismatch(d, "\"base64:<data>\" (external blob URIs are not supported)", describe(v));
+      case BLOB_BASE64 -> mismatch(d, "valid base64 after 'base64:'", describe(v));
+      case BAD_STRING -> QueryException.param("param '" + d.name() + "': the string " + problem.detail());
+      case ENUM_VALUE -> throw new IllegalStateException("a parameter type is never an enum: " + problem);
+    };
   }
 
   private static QueryException mismatch(ParamDecl d, String expected, String found) {

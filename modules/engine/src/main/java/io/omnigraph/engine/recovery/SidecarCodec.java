@@ -90,7 +90,7 @@ public final class SidecarCodec {
     }
     o.put("schema_apply_manifest_published", false);
     ProtocolV3 v3 = s.protocol();
-    ObjectNode p = o.putObject("protocol_v3");
+    ObjectNode p = o.putObject(payloadField(s.writerKind()));
     ObjectNode a = p.putObject("authority");
     a.put("branch_identifier", v3.authority().branchIdentifier());
     putNullable(a, "graph_head", v3.authority().graphHead());
@@ -147,6 +147,15 @@ public final class SidecarCodec {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot render a sidecar", e);
     }
+  }
+
+  /**
+   * @return the writer-specific payload field: {@code protocol_v3} for Mutation and Load,
+   *     {@code protocol_v8} for EnsureIndices (the same exact-transaction shape: one pre-minted
+   *     CreateIndex transaction per table, docs/sidecar-format.md)
+   */
+  static String payloadField(WriterKind kind) {
+    return kind == WriterKind.ENSURE_INDICES ? "protocol_v8" : "protocol_v3";
   }
 
   private static void putNullable(ObjectNode o, String field, String value) {
@@ -228,14 +237,15 @@ public final class SidecarCodec {
     String kindText = o.string("writer_kind");
     WriterKind kind = WriterKind.fromJson(kindText)
         .orElseThrow(() -> new IllegalArgumentException("unknown writer_kind '" + kindText + "'"));
-    if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD) {
+    if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES) {
       throw new IllegalArgumentException("writer_kind " + kindText
           + " is not a writer this release has, so it cannot recover it");
     }
+    String payload = payloadField(kind);
     for (String legacy : List.of("merge_source_commit_id", "additional_registrations", "tombstones",
-        "schema_apply_target_schema_ir_hash", "protocol_v4", "protocol_v7", "protocol_v8",
+        "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
         "ensure_indices_rollback_v6")) {
-      if (o.node.has(legacy)) {
+      if (!legacy.equals(payload) && o.node.has(legacy)) {
         throw new IllegalArgumentException("a v9 " + kindText + " sidecar must not carry " + legacy);
       }
     }
@@ -256,7 +266,7 @@ public final class SidecarCodec {
       pins.add(new TablePin(identity(t), t.string("table_key"), t.string("table_path"), t.u64("expected_version"),
           t.u64("post_commit_pin"), t.optionalU64("confirmed_version"), t.optionalString("table_branch")));
     }
-    Obj p = o.object("protocol_v3");
+    Obj p = o.object(payload);
     p.allow("authority", "lineage", "rollback_graph_commit_id", "rollback_audit_outcomes", "effect_phase", "effects",
         "intended_delta");
     Obj a = p.object("authority");

@@ -92,7 +92,7 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
     TableSnapshot s = open.get(tableKey);
     if (s == null) {
       TableEntry e = entry(tableKey);
-      s = tables.openAt(root.lance(e.path()), e.version());
+      s = tables.openAt(io.omnigraph.engine.table.TableReader.branchLocation(root.lance(e.path()), e.branch()), e.version());
       open.put(tableKey, s);
     }
     return s;

@@ -3,6 +3,7 @@ package io.omnigraph.engine.snapshot;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.NotFoundException;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
@@ -11,10 +12,12 @@ import io.omnigraph.engine.manifest.TableIdentity;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.storage.GraphRoot;
+import io.omnigraph.engine.table.NativeBranch;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -82,33 +85,87 @@ public final class SnapshotResolver {
    * @throws NotFoundException an unknown branch or commit, or no graph at the root
    */
   public ManifestState state(GraphRef ref) {
-    ManifestState latest = latest();
     if (ref instanceof GraphRef.Branch b) {
-      if (latest.headCommitId(b.name()).isEmpty()) {
-        throw new NotFoundException("no branch '" + b.name() + "' in the graph at " + root.uri(),
-            new ErrorDetail.Validation(null, null, "ref", UNKNOWN_BRANCH));
-      }
-      return latest;
+      return latest(b.name());
     }
     String id = ((GraphRef.Commit) ref).commitId();
-    GraphCommit commit = latest.commit(id).orElseThrow(() -> new NotFoundException("no commit '" + id
+    // A commit is visible in the manifest of the branch it was made on and of every branch created
+    // from it; main is searched first, then every live branch.
+    ManifestState latest = latest();
+    String foundOn = GraphBranch.MAIN;
+    Optional<GraphCommit> commit = latest.commit(id);
+    if (commit.isEmpty()) {
+      for (NativeBranch b : liveBranches()) {
+        ManifestState s = latest(b.name());
+        commit = s.commit(id);
+        if (commit.isPresent()) {
+          foundOn = b.name();
+          latest = s;
+          break;
+        }
+      }
+    }
+    GraphCommit c = commit.orElseThrow(() -> new NotFoundException("no commit '" + id
         + "' in the graph at " + root.uri(), new ErrorDetail.Validation(null, null, "ref", UNKNOWN_COMMIT)));
-    if (commit.manifestVersion() == latest.manifestVersion()) {
+    if (c.manifestVersion() == latest.manifestVersion()) {
       return latest;
     }
-    ManifestState at = manifest.readVersion(commit.manifestVersion());
+    String madeOn = GraphBranch.fromColumn(c.branch());
+    ManifestState at;
+    try {
+      at = manifest.readVersion(madeOn, c.manifestVersion());
+    } catch (NotFoundException e) {
+      // The branch the commit was made on is gone; the branch it was found on forked from it at or
+      // after that version, and Lance opens a branch at any version of its ancestry.
+      at = manifest.readVersion(foundOn, c.manifestVersion());
+    }
     if (at.commit(id).isEmpty()) {
       throw new InternalErrorException("corrupted graph manifest: commit " + id + " names manifest version "
-          + commit.manifestVersion() + ", which does not record it", null);
+          + c.manifestVersion() + ", which does not record it", null);
     }
     return at;
   }
 
-  /** @return the latest manifest state (the head of every branch) */
+  /** @return the latest manifest state of main */
   public ManifestState latest() {
     try (TableSnapshot m = manifest.openLatest()) {
       return manifest.read(m);
     }
+  }
+
+  /**
+   * @param branch a graph branch
+   * @return the latest manifest state of that branch (its head)
+   * @throws NotFoundException (rule {@value #UNKNOWN_BRANCH}) when the graph has no such branch
+   */
+  public ManifestState latest(String branch) {
+    if (GraphBranch.MAIN.equals(branch)) {
+      return latest();
+    }
+    if (!validName(branch)) {
+      throw unknownBranch(branch);
+    }
+    try {
+      return manifest.readLatest(branch);
+    } catch (NotFoundException e) {
+      throw unknownBranch(branch);
+    }
+  }
+
+  /** @return the native branches of {@code __manifest}: every graph branch except main */
+  public java.util.List<NativeBranch> liveBranches() {
+    return tables.reader().branches(manifest.location());
+  }
+
+  private NotFoundException unknownBranch(String branch) {
+    return new NotFoundException("no branch '" + branch + "' in the graph at " + root.uri(),
+        new ErrorDetail.Validation(null, null, "ref", UNKNOWN_BRANCH));
+  }
+
+  /** A name that could be a branch: anything else is unknown without asking storage. */
+  private static boolean validName(String name) {
+    return !name.isEmpty() && !name.startsWith("/") && !name.endsWith("/") && !name.contains("//")
+        && !name.contains("..") && name.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f && ch != '\\');
   }
 
   /**

@@ -187,6 +187,15 @@ public final class GraphRoot implements AutoCloseable {
     }
   }
 
+  /** Deletes every object under {@code prefix} (relative to the root); nothing there is not an error. */
+  public void deletePrefix(String prefix) {
+    try {
+      adapter.deletePrefix(prefix);
+    } catch (StorageException e) {
+      throw failure("cannot delete " + prefix, e);
+    }
+  }
+
   /** Maps an SPI failure to the public storage failure, keeping kind and path. */
   public static StorageFailureException failure(String what, StorageException e) {
     return new StorageFailureException(what + ": " + e.getMessage(),

@@ -48,6 +48,7 @@ final class LanceCalls {
         case INCOMPATIBLE_CONFLICT:
         case ALREADY_EXISTS:
         case KEY_EXISTS:
+        case REF_CONFLICT:
           throw new ConflictException("Lance conflict at " + uri + ": " + msg, null, cause);
         default:
           throw new StorageFailureException("Lance failure at " + uri + ": " + msg,

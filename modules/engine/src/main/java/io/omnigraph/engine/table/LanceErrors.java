@@ -24,6 +24,8 @@ public final class LanceErrors {
     ALREADY_EXISTS,
     /** A merge-insert with "fail when matched" met an existing key. */
     KEY_EXISTS,
+    /** A native ref operation Lance refused ({@code Ref conflict error}: e.g. deleting a branch another branch was created from). */
+    REF_CONFLICT,
     /** Input Lance refused (bad filter, schema mismatch, nulls in a non-null field). */
     INVALID_INPUT,
     /** An object-store I/O failure reported by Lance. */
@@ -48,6 +50,9 @@ public final class LanceErrors {
     }
     if (m.startsWith("Incompatible transaction") || m.contains("CommitConflict")) {
       return Failure.INCOMPATIBLE_CONFLICT;
+    }
+    if (m.startsWith("Ref conflict error")) {
+      return Failure.REF_CONFLICT;
     }
     if (m.startsWith("Dataset already exists")) {
       return Failure.ALREADY_EXISTS;

@@ -220,6 +220,51 @@ public final class TableReader {
     }
   }
 
+  // ---------------------------------------------------------------- native branches
+
+  /**
+   * Where the native branch {@code name} of the dataset at {@code main} lives: Lance keeps a
+   * branch as a dataset under {@code <dataset>/tree/<name>}, which opens, scans, stages and commits
+   * like any dataset (its version numbers continue from the version it was created at).
+   */
+  public static LanceLocation branchLocation(LanceLocation main, String name) {
+    if (name == null) {
+      return main;
+    }
+    String uri = main.uri();
+    while (uri.endsWith("/")) {
+      uri = uri.substring(0, uri.length() - 1);
+    }
+    return new LanceLocation(uri + "/tree/" + name, main.storageOptions());
+  }
+
+  /**
+   * @param main the dataset (its main ref)
+   * @return every native branch of the dataset, by name
+   * @throws NotFoundException when there is no dataset at {@code main}
+   */
+  public List<NativeBranch> branches(LanceLocation main) {
+    try (TableSnapshot s = openLatest(main)) {
+      return lance(main.uri(), () -> {
+        List<NativeBranch> out = new ArrayList<>();
+        for (org.lance.Branch b : s.dataset().branches().list()) {
+          List<NativeBranch.Element> id = new ArrayList<>();
+          for (org.lance.Branch.BranchVersionMapping m : b.getBranchIdentifier()) {
+            id.add(new NativeBranch.Element(m.getVersion(), m.getUuid()));
+          }
+          out.add(new NativeBranch(b.getName(), b.getParentBranch().orElse(null), b.getParentVersion(), id));
+        }
+        out.sort(java.util.Comparator.comparing(NativeBranch::name));
+        return out;
+      });
+    }
+  }
+
+  /** @return the native branch {@code name} of the dataset at {@code main}, if it exists */
+  public Optional<NativeBranch> branch(LanceLocation main, String name) {
+    return branches(main).stream().filter(b -> b.name().equals(name)).findFirst();
+  }
+
   // ---------------------------------------------------------------- for the write gateway
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */

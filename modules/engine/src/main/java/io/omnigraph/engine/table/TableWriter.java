@@ -33,6 +33,7 @@ import org.lance.WriteParams;
 import org.lance.merge.MergeInsertParams;
 import org.lance.merge.MergeInsertResult;
 import org.lance.operation.Append;
+import org.lance.Ref;
 import org.lance.operation.Delete;
 import org.lance.operation.Operation;
 import org.lance.operation.Overwrite;
@@ -168,8 +169,12 @@ public final class TableWriter {
               : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
         }
         DeletionPlan plan = planDeletion(s, toDelete);
+        // Every field listed as "preserving": an existing index must not claim the new fragments,
+        // whose rows it does not contain (docs/indexes.md, "Indexes and writes").
         return Update.builder().removedFragmentIds(plan.removed).updatedFragments(plan.updated)
-            .newFragments(added).updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
+            .newFragments(added).fieldsModified(new long[0])
+            .fieldsForPreservingFragBitmap(InsertAbsence.fieldPreorder(s.dataset().getLanceSchema()))
+            .updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
       });
       // An all-new upsert (the id probe above found none of its ids: every row is inserted, none
       // updated or deleted) may carry the certificate; an unfamiliar shape just goes without it.
@@ -291,15 +296,36 @@ public final class TableWriter {
       List<Integer> fragmentIds = s.dataset().getFragments().stream().map(Fragment::getId).toList();
       List<org.lance.index.Index> built = new ArrayList<>();
       for (IndexSpec spec : specs) {
-        if (spec instanceof IndexSpec.BTree b) {
-          org.lance.index.IndexParams params = org.lance.index.IndexParams.builder()
+        org.lance.index.IndexType type;
+        org.lance.index.IndexParams params;
+        if (spec instanceof IndexSpec.BTree) {
+          type = org.lance.index.IndexType.BTREE;
+          params = org.lance.index.IndexParams.builder()
               .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree")).build();
-          // With explicit fragment ids Lance builds the index without committing it (distributed build).
-          built.add(s.dataset().createIndex(org.lance.index.IndexOptions
-              .builder(List.of(b.column()), org.lance.index.IndexType.BTREE, params)
-              .withIndexName(b.name()).withIndexUUID(UUID.randomUUID().toString())
-              .withFragmentIds(fragmentIds).build()));
+        } else if (spec instanceof IndexSpec.Inverted) {
+          type = org.lance.index.IndexType.INVERTED;
+          params = org.lance.index.IndexParams.builder()
+              .setScalarIndexParams(org.lance.index.scalar.InvertedIndexParams.builder().baseTokenizer("simple")
+                  .language("English").withPosition(false).lowerCase(true).stem(false).removeStopWords(false)
+                  .asciiFolding(true).maxTokenLength(40).build()).build();
+        } else {
+          IndexSpec.Vector v = (IndexSpec.Vector) spec;
+          type = org.lance.index.IndexType.IVF_FLAT;
+          // A distributed (uncommitted) IVF build needs its centroids up front: train them on the pinned version.
+          org.lance.index.vector.IvfBuildParams ivf = new org.lance.index.vector.IvfBuildParams.Builder()
+              .setNumPartitions(v.partitions()).build();
+          float[] centroids = org.lance.index.vector.VectorTrainer.trainIvfCentroids(s.dataset(), v.column(), ivf,
+              org.lance.index.DistanceType.L2);
+          params = org.lance.index.IndexParams.builder().setVectorIndexParams(
+              new org.lance.index.vector.VectorIndexParams.Builder(new org.lance.index.vector.IvfBuildParams.Builder()
+                  .setNumPartitions(v.partitions()).setCentroids(centroids).build())
+                  .setDistanceType(org.lance.index.DistanceType.L2).build()).build();
         }
+        // With explicit fragment ids Lance builds the index without committing it (distributed build).
+        built.add(s.dataset().createIndex(org.lance.index.IndexOptions
+            .builder(List.of(spec.column()), type, params)
+            .withIndexName(spec.name()).withIndexUUID(UUID.randomUUID().toString())
+            .withFragmentIds(fragmentIds).build()));
       }
       return org.lance.operation.CreateIndex.builder().withNewIndices(built).build();
     });
@@ -399,6 +425,54 @@ public final class TableWriter {
     return committed;
   }
 
+
+  // ---------------------------------------------------------------- native branches
+
+  /**
+   * Creates the native branch {@code name} of the dataset at {@code main}, forked from
+   * {@code fromVersion} of {@code fromBranch} ({@code null}: the dataset's main). Lance first
+   * shallow-clones the branch tree, then writes the branch's contents record; the caller decides
+   * what an ambiguous failure means (see {@code branch.BranchControl}).
+   *
+   * @return the created branch as Lance now lists it
+   */
+  public NativeBranch createBranch(LanceLocation main, String name, String fromBranch, long fromVersion) {
+    LanceLocation source = TableReader.branchLocation(main, fromBranch);
+    try (TableSnapshot s = reader.openLatest(source)) {
+      lance(main.uri(), () -> {
+        Ref ref = fromBranch == null ? Ref.ofMain(fromVersion) : Ref.ofBranch(fromBranch, fromVersion);
+        // The handle createBranch returns has no allocator (unusable for scans): close it at once.
+        try (Dataset created = s.dataset().createBranch(name, ref)) {
+          return created.version();
+        }
+      });
+    }
+    return reader.branch(main, name).orElseThrow(() -> new InternalErrorException(
+        "Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
+  }
+
+  /**
+   * Deletes the native branch {@code name} of the dataset at {@code main}: Lance removes the
+   * branch's contents record, then reclaims its tree.
+   *
+   * @throws io.omnigraph.api.NotFoundException when there is no such branch
+   * @throws ConflictException when Lance refuses (another branch was created from this one)
+   */
+  public void deleteBranch(LanceLocation main, String name) {
+    try (TableSnapshot s = reader.openLatest(main)) {
+      lance(main.uri(), () -> {
+        try {
+          s.dataset().branches().delete(name);
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          // Lance's native side throws a checked IOException (e.g. "Not found: .../tree/<name>").
+          throw new LanceCalls.LanceCallFailure(e);
+        }
+        return null;
+      });
+    }
+  }
 
   /**
    * Appends {@code rows} to the dataset at {@code location}, creating it (stable row ids, no

@@ -34,7 +34,7 @@ public interface CommittedGraphView {
    *
    * @param tableKey {@code node:T} or {@code edge:E}
    * @param columns the constraint's columns (properties, or {@code src}/{@code dst} on edges)
-   * @param tuples candidate tuples, values in the representation of {@code load.ArrowRows}
+   * @param tuples candidate tuples, values in the representation of {@link io.omnigraph.engine.value.Scalars}
    * @return tuple → ids of committed rows holding it (absent = none)
    */
   Map<List<Object>, Set<String>> uniqueHolders(String tableKey, List<String> columns, Set<List<Object>> tuples);

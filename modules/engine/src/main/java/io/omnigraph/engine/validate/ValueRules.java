@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * The value rules of one row: {@code @range} (inclusive numeric bounds; NaN and infinities
  * violate) and {@code @check} (an unanchored regular-expression search on a String). A null value
- * is never checked. Values are in the representation of {@code load.ArrowRows} (Integer, Long,
+ * is never checked. Values are in the representation of {@link io.omnigraph.engine.value.Scalars} (Integer, Long,
  * Float, Double, String...).
  *
  * <p>One instance per load or mutation (it caches compiled patterns); not thread-safe.

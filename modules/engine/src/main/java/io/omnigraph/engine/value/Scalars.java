@@ -82,6 +82,44 @@ public final class Scalars {
   }
 
   /**
+   * Converts a value of one numeric kind to another (a parameter declared I32 written to an I64
+   * column, an F64 parameter compared with an F32 column...). Integers go through their exact
+   * value; F64 to F32 rounds once, and a finite F64 that is infinite as F32 does not fit.
+   *
+   * @param v a non-null value in {@code from}'s representation
+   * @param from its kind
+   * @param to the target kind (the same, or both numeric with an integer target only from an integer)
+   * @return the value in {@code to}'s representation, or null when it does not fit
+   */
+  public static Object widenOrNarrow(Object v, ScalarKind from, ScalarKind to) {
+    if (from == to) {
+      return v;
+    }
+    if (from.isInteger()) {
+      BigInteger b = integerValue(v, from);
+      return to.isInteger() ? integral(b, to) : floating(new BigDecimal(b), to);
+    }
+    if (from == ScalarKind.F64 && to == ScalarKind.F32) {
+      double d = (Double) v;
+      float f = (float) d;
+      return !Double.isInfinite(d) && Float.isInfinite(f) ? null : (Object) f;
+    }
+    if (from == ScalarKind.F32 && to == ScalarKind.F64) {
+      return (double) (Float) v;
+    }
+    throw new IllegalArgumentException("no conversion " + from + " -> " + to);
+  }
+
+  /**
+   * @param v a value of an integer kind
+   * @param k its kind (U64 values are the unsigned 64-bit pattern)
+   * @return its exact integer value
+   */
+  public static BigInteger integerValue(Object v, ScalarKind k) {
+    return k == ScalarKind.U64 ? new BigInteger(Long.toUnsignedString((Long) v)) : BigInteger.valueOf(((Number) v).longValue());
+  }
+
+  /**
    * @param s text
    * @return epoch days of a strict {@code YYYY-MM-DD} date, or null
    */

@@ -77,7 +77,7 @@ import java.util.TreeMap;
  */
 public final class GraphWrite {
   /** Who is writing; recorded in recovery sidecars and audit rows. */
-  public enum WriterKind { LOAD, MUTATION }
+  public enum WriterKind { LOAD, MUTATION, ENSURE_INDICES }
 
   /** What a write does when another write published between its preparation and its effects. */
   public enum OnMovement {
@@ -346,6 +346,7 @@ public final class GraphWrite {
     RecoverySidecar.WriterKind kind = switch (intent.kind()) {
       case LOAD -> RecoverySidecar.WriterKind.LOAD;
       case MUTATION -> RecoverySidecar.WriterKind.MUTATION;
+      case ENSURE_INDICES -> RecoverySidecar.WriterKind.ENSURE_INDICES;
     };
     return WriteIntent.arm(sidecars, kind, intent.branch(), intent.actorId(), intent.message(), intent.expectedHead(),
         schema, commitId, createdAt, planned);

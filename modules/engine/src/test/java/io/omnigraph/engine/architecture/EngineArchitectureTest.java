@@ -27,6 +27,7 @@ import io.omnigraph.engine.gq.RogueGqPlanBinder;
 import io.omnigraph.engine.load.RogueLoadShortcut;
 import io.omnigraph.engine.mutate.RogueMutateStep;
 import io.omnigraph.engine.schema.PgRogueRemoteImport;
+import io.omnigraph.engine.snapshot.RogueSnapshotShortcut;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableStore;
 import java.io.IOException;
@@ -137,6 +138,19 @@ class EngineArchitectureTest {
         + "value/, plan/ and write/");
   }
 
+  /** The capability packages (and the package name the migration capability will take). */
+  static final String[] CAPABILITIES = {ENGINE + ".load..", ENGINE + ".mutate..", ENGINE + ".read..",
+      ENGINE + ".branch..", ENGINE + ".schema.migrate.."};
+
+  /**
+   * The snapshot core sits below every capability: load, mutate, read, branch and migrate stand on
+   * {@code snapshot/}, never the reverse (docs/architecture.md, "Rules between packages").
+   */
+  static final ArchRule SNAPSHOT_IMPORTS_NO_CAPABILITY = noClasses()
+      .that().resideInAPackage(ENGINE + ".snapshot..")
+      .should().dependOnClassesThat().resideInAnyPackage(CAPABILITIES)
+      .because("a snapshot is what every capability reads; it cannot depend on one of them");
+
   // ---------------------------------------------------------------- (c) only validate builds constraint violations
 
   /** The stable codes of the five graph rules (docs/errors.md). */
@@ -193,7 +207,9 @@ class EngineArchitectureTest {
         String owner = call.getTargetOwner().getName();
         String name = call.getName();
         boolean text = call.getTarget().getRawParameterTypes().stream().anyMatch(t -> t.isEquivalentTo(String.class));
-        return owner.startsWith("org.lance.") && text && (name.equals("filter") || name.equals("predicate")
+        // Branch and tag calls take a ref name, never filter text (Branches.delete(name)).
+        boolean refs = owner.startsWith("org.lance.Dataset$Branches") || owner.startsWith("org.lance.Dataset$Tags");
+        return owner.startsWith("org.lance.") && !refs && text && (name.equals("filter") || name.equals("predicate")
             || name.equals("countRows") || name.equals("delete") || name.matches(".*(Filter|Predicate|If|Where)"));
       });
 
@@ -326,6 +342,25 @@ class EngineArchitectureTest {
     JavaClasses rogue = new ClassFileImporter().importClasses(RogueLoadShortcut.class, RogueMutateStep.class);
     assertThatThrownBy(() -> capabilitiesStayApart(KNOWN_CROSSINGS).check(rogue)).isInstanceOf(AssertionError.class)
         .hasMessageContaining(RogueLoadShortcut.class.getName()).hasMessageContaining(RogueMutateStep.class.getName());
+  }
+
+  @Test
+  void theSnapshotCoreImportsNoCapability() {
+    JavaClasses classes = production();
+    // Not vacuous: snapshot/ is imported, and capabilities do depend on it.
+    assertThat(classes.stream().filter(c -> c.getPackageName().equals(ENGINE + ".snapshot"))).isNotEmpty();
+    assertThat(classes.stream().filter(c -> c.getPackageName().equals(ENGINE + ".mutate"))
+        .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
+        .filter(d -> d.getTargetClass().getPackageName().equals(ENGINE + ".snapshot"))).isNotEmpty();
+    SNAPSHOT_IMPORTS_NO_CAPABILITY.check(classes);
+  }
+
+  @Test
+  void theSnapshotRuleFiresForASnapshotClassUsingLoadOrMutate() {
+    JavaClasses rogue = new ClassFileImporter().importClasses(RogueSnapshotShortcut.class);
+    assertThatThrownBy(() -> SNAPSHOT_IMPORTS_NO_CAPABILITY.check(rogue)).isInstanceOf(AssertionError.class)
+        .hasMessageContaining(RogueSnapshotShortcut.class.getName())
+        .hasMessageContaining(RogueMutateStep.class.getName()).hasMessageContaining(RogueLoadShortcut.class.getName());
   }
 
   // ---------------------------------------------------------------- tests: (c)

@@ -2,6 +2,7 @@ package io.omnigraph.engine.crash;
 
 import static io.omnigraph.engine.crash.CrashWrites.APPEND2;
 import static io.omnigraph.engine.crash.CrashWrites.BASE;
+import static io.omnigraph.engine.crash.CrashWrites.ENSURE_INDICES3;
 import static io.omnigraph.engine.crash.CrashWrites.FIRE2;
 import static io.omnigraph.engine.crash.CrashWrites.FOLLOW_UP;
 import static io.omnigraph.engine.crash.CrashWrites.HIRE3;
@@ -122,6 +123,13 @@ class CrashMatrixTest {
       divergent.addAll(runWriter(local, w));
     }
     assertThat(divergent).as("divergent cells").isEmpty();
+  }
+
+  @Test
+  void everyWritePathFailpointOfEnsureIndicesOnLocalDiskLeavesTheBeforeOrTheAfterState() {
+    List<String> divergent = runWriter(local(), ENSURE_INDICES3);
+    assertThat(divergent).as("divergent cells").isEmpty();
+    assertThat(MATRIX.get("local")).containsKey(ENSURE_INDICES3.name() + " @ " + CONTROL);
   }
 
   /**

@@ -23,6 +23,7 @@ import java.util.Map;
  * <pre>
  * CrashWriter &lt;uri&gt; [--option k=v]... load &lt;append|merge|overwrite&gt; &lt;ndjson file&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... mutate &lt;.gq file&gt; &lt;query name&gt; &lt;params JSON&gt;
+ * CrashWriter &lt;uri&gt; [--option k=v]... ensure-indices
  * CrashWriter &lt;uri&gt; [--option k=v]... open
  * </pre>
  *
@@ -85,6 +86,14 @@ public final class CrashWriter {
           long t0 = System.nanoTime();
           MutationResult r = g.mutate(gq, query, QueryParams.json(params),
               MutationOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "ensure-indices" -> {
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          io.omnigraph.api.EnsureIndicesResult r = g.ensureIndices();
           System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }

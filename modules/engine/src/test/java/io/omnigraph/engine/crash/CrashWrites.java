@@ -67,19 +67,31 @@ final class CrashWrites {
       return new Writer(name, null, null, query, params, tables, effect, List.of(ownFailpoints));
     }
 
+    /** A maintenance writer (the child's operation name): no data change, the model stays as it was. */
+    static Writer maintenance(String name, String operation, int tables) {
+      return new Writer(name, null, null, null, operation, tables, m -> m, List.of());
+    }
+
     boolean isMutation() {
       return query != null;
     }
 
+    boolean isMaintenance() {
+      return query == null && mode == null;
+    }
+
     /** @return the child's operation arguments; {@code input} is the ndjson or .gq file */
     List<String> childArgs(Path input) {
+      if (isMaintenance()) {
+        return List.of(params);
+      }
       return isMutation() ? List.of("mutate", input.toString(), query, params)
           : List.of("load", mode.wireName(), input.toString());
     }
 
     /** @return the text of the child's input file */
     String input() {
-      return isMutation() ? GQ : ndjson;
+      return isMutation() || isMaintenance() ? GQ : ndjson;
     }
 
     /**
@@ -123,6 +135,9 @@ final class CrashWrites {
   /** A mutation that matches nothing: no effect, no commit. */
   static final Writer NOBODY = Writer.mutation("mutation matching nothing", "nobody", "{}", 0, m -> m,
       Failpoints.WRITE_POST_NO_EFFECT);
+
+  /** Builds the indexes of all three tables of the people graph (one CreateIndex transaction each). */
+  static final Writer ENSURE_INDICES3 = Writer.maintenance("ensure-indices (3 tables)", "ensure-indices", 3);
 
   /** The next write after a crash: touches every table, so a table left drifted cannot hide. */
   static final String FOLLOW_UP = """

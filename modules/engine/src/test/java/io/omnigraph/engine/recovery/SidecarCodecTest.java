@@ -154,6 +154,24 @@ class SidecarCodecTest {
   }
 
   @Test
+  void ensureIndicesSidecarsCarryTheirPayloadAsProtocolV8() throws Exception {
+    RecoverySidecar s = confirmed();
+    RecoverySidecar ensure = new RecoverySidecar(s.operationId(), s.startedAtMicros(), s.branch(), s.actorId(),
+        RecoverySidecar.WriterKind.ENSURE_INDICES, s.tables(), s.protocol());
+    ObjectNode n = tree(ensure);
+    assertThat(n.get("writer_kind").asText()).isEqualTo("EnsureIndices");
+    assertThat(n.has("protocol_v8")).isTrue();
+    assertThat(n.has("protocol_v3")).isFalse();
+    assertThat(parse(n)).isEqualTo(ensure);
+    // The payload name is bound to the writer: a v3 payload under EnsureIndices (or v8 under Mutation) is refused.
+    n.set("protocol_v3", n.remove("protocol_v8"));
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("protocol_v3");
+    ObjectNode m = tree(s);
+    m.set("protocol_v8", m.remove("protocol_v3"));
+    assertThatThrownBy(() -> parse(m)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("protocol_v8");
+  }
+
+  @Test
   void armedSidecarCarryingAConfirmationIsRefused() throws Exception {
     ObjectNode n = tree(armed());
     ((ObjectNode) n.get("tables").get(0)).put("confirmed_version", 13);

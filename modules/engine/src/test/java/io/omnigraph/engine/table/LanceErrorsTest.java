@@ -32,6 +32,7 @@ class LanceErrorsTest {
       "Version not found error: version 9 does not exist|NOT_FOUND",
       "Ref not found error: tag nope does not exist|NOT_FOUND",
       "Not found: /tmp/x/tree/dev|NOT_FOUND",
+      "Ref conflict error: Branch dev is referenced by [(\"dev2\", 3)] versions, can not delete|REF_CONFLICT",
       "Invalid user input: Schema error: No field named nope|INVALID_INPUT",
       "Append with different schema: fields did not match, missing=[a], unexpected=[b]|INVALID_INPUT",
       "Field id contained null values even though the field is marked non-null|INVALID_INPUT",

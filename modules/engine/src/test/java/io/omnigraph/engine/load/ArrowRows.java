@@ -6,7 +6,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Converts validated {@link TableRows} into Arrow batches with the table's exact schema
+ * Test helper: converts validated {@link TableRows} into Arrow batches with the table's exact schema
  * (column order {@code id}[, {@code src}, {@code dst}], then properties).
  */
 public final class ArrowRows {

@@ -1,0 +1,122 @@
+package io.omnigraph.cli.command;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.BranchInfo;
+import io.omnigraph.api.Graph;
+import io.omnigraph.cli.Json;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code omnigraph branch create|list|delete} (docs/branches.md). */
+@Command(
+    name = "branch",
+    mixinStandardHelpOptions = true,
+    description = "Create, list and delete graph branches.",
+    subcommands = {BranchCommand.Create.class, BranchCommand.ListBranches.class, BranchCommand.Delete.class})
+public final class BranchCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw io.omnigraph.cli.CliFailure.usage(
+        "a subcommand is required: create, list or delete (see 'omnigraph branch --help')");
+  }
+
+  static ObjectNode json(BranchInfo b) {
+    ObjectNode o = Json.object();
+    o.put("name", b.name());
+    o.put("head", b.head());
+    if (b.parent() == null) {
+      o.putNull("parent");
+    } else {
+      o.put("parent", b.parent());
+    }
+    return o;
+  }
+
+  /** {@code branch create <name> [--from <branch-or-commit>] [<uri>]}. */
+  @Command(name = "create", mixinStandardHelpOptions = true,
+      description = "Create a branch at the head of a branch (default main) or at a commit.")
+  public static final class Create extends GraphCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<name>", description = "The new branch's name.")
+    String name;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
+    String positional;
+
+    @Option(names = "--from", paramLabel = "<branch-or-commit>",
+        description = "Fork from this branch's head or this commit (default: main).")
+    String from;
+
+    @Override
+    public Integer call() {
+      try (Graph graph = open(positional)) {
+        BranchInfo b = graph.createBranch(name, from);
+        PrintWriter out = terminal().out();
+        if (output.json()) {
+          out.println(Json.write(json(b)));
+        } else {
+          out.println("created branch " + b.name() + " at " + b.head() + " (from " + b.parent() + ")");
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** {@code branch list [<uri>]}. */
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List branches, main first.")
+  public static final class ListBranches extends GraphCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
+    String positional;
+
+    @Override
+    public Integer call() {
+      try (Graph graph = open(positional)) {
+        PrintWriter out = terminal().out();
+        if (output.json()) {
+          ObjectNode o = Json.object();
+          ArrayNode a = o.putArray("branches");
+          graph.branches().forEach(b -> a.add(json(b)));
+          out.println(Json.write(o));
+        } else {
+          for (BranchInfo b : graph.branches()) {
+            out.println(b.name() + "\t" + b.head() + (b.parent() == null ? "" : "\tfrom " + b.parent()));
+          }
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** {@code branch delete <name> [<uri>]}. */
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a branch (never main).")
+  public static final class Delete extends GraphCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<name>", description = "The branch to delete.")
+    String name;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
+    String positional;
+
+    @Override
+    public Integer call() {
+      try (Graph graph = open(positional)) {
+        graph.deleteBranch(name);
+        PrintWriter out = terminal().out();
+        if (output.json()) {
+          ObjectNode o = Json.object();
+          o.put("deleted", name);
+          out.println(Json.write(o));
+        } else {
+          out.println("deleted branch " + name);
+        }
+      }
+      return 0;
+    }
+  }
+}

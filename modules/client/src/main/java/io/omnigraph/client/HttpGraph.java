@@ -1,0 +1,501 @@
+package io.omnigraph.client;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.PreparedMutation;
+import io.omnigraph.api.PreparedQuery;
+import io.omnigraph.api.QueryOptions;
+import io.omnigraph.api.QueryResult;
+import io.omnigraph.api.QueryParams;
+import io.omnigraph.api.RecoveryRecord;
+import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.api.StorageFailureException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link Graph} served by an OmniGraph server (docs/server.md): every call is one HTTP request to
+ * {@code <server>/graphs/<id>/...}, and every failure is the typed exception the embedded engine
+ * throws, rebuilt from the server's ErrorOutput body ({@link ErrorOutputs}).
+ *
+ * <pre>{@code
+ * try (Graph g = HttpGraph.connect(URI.create("http://127.0.0.1:8080"), "lib", System.getenv("OMNIGRAPH_TOKEN"))) {
+ *   g.load(LoadMode.MERGE, Path.of("books.ndjson"), LoadOptions.defaults());
+ * }
+ * }</pre>
+ *
+ * <p>Differences from an embedded graph: the commit actor is the token's actor (the server decides;
+ * {@code options.actor()} is not sent); load progress is not reported; HTTP-only refusals (401, 403,
+ * 405, 415) arrive as {@link InvalidInputException} and 429 as {@link io.omnigraph.api.ConflictException}, each
+ * with a {@code validation} detail whose rule is the server's code; a server that cannot be reached is a
+ * {@link StorageFailureException} with storage kind {@code TRANSIENT}. Thread-safe.
+ */
+public final class HttpGraph implements Graph {
+  private static final String IF_GRAPH_COMMIT = "Omnigraph-If-Graph-Commit";
+  static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  private final HttpClient http;
+  private final URI base;
+  private final String graphId;
+  private final String token;
+  private final Duration timeout;
+  private volatile boolean closed;
+
+  private HttpGraph(HttpClient http, URI base, String graphId, String token, Duration timeout) {
+    this.http = http;
+    this.base = base;
+    this.graphId = graphId;
+    this.token = token;
+    this.timeout = timeout;
+  }
+
+  /**
+   * @param server the server's base URI, e.g. {@code http://127.0.0.1:8080}
+   * @param graphId the graph's id on that server
+   * @param token the bearer token, or {@code null} for a server run with {@code --unauthenticated}
+   * @return the remote graph (no request is made until the first call)
+   */
+  public static HttpGraph connect(URI server, String graphId, String token) {
+    return connect(server, graphId, token, Duration.ofMinutes(10));
+  }
+
+  /** As {@link #connect(URI, String, String)} with a per-request timeout. */
+  public static HttpGraph connect(URI server, String graphId, String token, Duration requestTimeout) {
+    Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(graphId, "graphId");
+    String s = server.toString();
+    URI base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+    if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+      throw new InvalidInputException("the server must be an http:// or https:// URL, not '" + server + "'",
+          new ErrorDetail.Validation(null, null, "server", "invalid_server_url"));
+    }
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10)).build();
+    return new HttpGraph(http, base, graphId, token, requestTimeout);
+  }
+
+  @Override
+  public String uri() {
+    return base + "/graphs/" + graphId;
+  }
+
+  // --- load ---
+
+  @Override
+  public LoadResult load(LoadMode mode, InputStream ndjson, LoadOptions options) {
+    InputStream keepOpen = new FilterInputStream(ndjson) {
+      @Override
+      public void close() {}
+    };
+    return loadBody(mode, options, HttpRequest.BodyPublishers.ofInputStream(() -> keepOpen));
+  }
+
+  @Override
+  public LoadResult load(LoadMode mode, Path ndjson, LoadOptions options) {
+    HttpRequest.BodyPublisher body;
+    try {
+      body = HttpRequest.BodyPublishers.ofFile(ndjson);
+    } catch (java.io.FileNotFoundException e) {
+      throw new InvalidInputException("cannot read " + ndjson + ": no such file",
+          new ErrorDetail.Validation(null, null, null, "input_not_found"), e);
+    }
+    if (!Files.isReadable(ndjson)) {
+      throw new InvalidInputException("cannot read " + ndjson, new ErrorDetail.Validation(null, null, null, "input_not_found"));
+    }
+    return loadBody(mode, options, body);
+  }
+
+  private LoadResult loadBody(LoadMode mode, LoadOptions options, HttpRequest.BodyPublisher body) {
+    StringBuilder q = new StringBuilder("load/ndjson?mode=").append(mode.wireName());
+    if (options.message() != null) {
+      q.append("&message=").append(URLEncoder.encode(options.message(), StandardCharsets.UTF_8));
+    }
+    HttpRequest.Builder b = request(q.toString()).header("Content-Type", "application/x-ndjson").POST(body);
+    if (options.expectedHead() != null) {
+      b.header(IF_GRAPH_COMMIT, options.expectedHead());
+    }
+    JsonNode r = json(b);
+    Map<String, Long> rows = new LinkedHashMap<>();
+    r.path("nodes").forEach(n -> rows.put("node:" + n.path("name").asText(), n.path("entities_loaded").asLong()));
+    r.path("edges").forEach(n -> rows.put("edge:" + n.path("name").asText(), n.path("entities_loaded").asLong()));
+    Map<String, Long> phases = new LinkedHashMap<>();
+    r.path("phase_nanos").fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asLong()));
+    return new LoadResult(r.path("commit").path("graph_commit_id").asText(), LoadMode.parse(r.path("mode").asText()),
+        r.path("rows_read").asLong(), rows, phases);
+  }
+
+  // --- mutations ---
+
+  @Override
+  public MutationResult mutate(String gqText, String queryName, QueryParams params, MutationOptions options) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    params(body, params);
+    if (options.message() != null) {
+      body.put("message", options.message());
+    }
+    HttpRequest.Builder b = options.expectedHead() == null
+        ? post("mutate", body)
+        : post("mutate/if-graph-commit", body).header(IF_GRAPH_COMMIT, options.expectedHead());
+    JsonNode r = json(b);
+    Map<String, MutationResult.TableChanges> tables = new LinkedHashMap<>();
+    r.path("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), new MutationResult.TableChanges(
+        e.getValue().path("inserted").asLong(), e.getValue().path("updated").asLong(), e.getValue().path("deleted").asLong())));
+    JsonNode commit = r.path("commit");
+    return new MutationResult(r.path("query_name").asText(),
+        commit.isObject() ? commit.path("graph_commit_id").asText() : null,
+        r.path("affected_nodes").asLong(), r.path("affected_edges").asLong(), tables);
+  }
+
+  @Override
+  public PreparedMutation prepareMutation(String gqText, String queryName) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    JsonNode r = json(post("mutate/prepare", body));
+    return new Prepared(gqText, r.path("query_name").asText(), this);
+  }
+
+  @Override
+  public MutationResult mutate(PreparedMutation query, QueryParams params, MutationOptions options) {
+    if (!(query instanceof Prepared p) || p.owner != this) {
+      throw new InvalidInputException("this prepared mutation was not prepared by this HttpGraph",
+          new ErrorDetail.Validation(null, null, null, "foreign_prepared_mutation"));
+    }
+    return mutate(p.text, p.queryName, params, options);
+  }
+
+  private record Prepared(String text, String queryName, HttpGraph owner) implements PreparedMutation {}
+
+  private static void params(ObjectNode body, QueryParams params) {
+    if (params instanceof QueryParams.Json j) {
+      try {
+        body.set("params", JSON.readTree(j.text()));
+      } catch (IOException e) {
+        // Sent as text: the server reports it exactly as the engine does.
+        body.put("params_json", j.text());
+      }
+    } else if (params instanceof QueryParams.Pairs p) {
+      ArrayNode a = body.putArray("param_pairs");
+      p.pairs().forEach(a::add);
+    } else if (params instanceof QueryParams.Values v) {
+      ObjectNode o = body.putObject("params");
+      v.values().forEach((k, val) -> o.set(k.startsWith("$") ? k.substring(1) : k, value(val)));
+    }
+  }
+
+  private static JsonNode value(Object v) {
+    if (v == null) {
+      return JSON.nullNode();
+    }
+    if (v instanceof byte[] bytes) {
+      return JSON.getNodeFactory().textNode("base64:" + Base64.getEncoder().encodeToString(bytes));
+    }
+    if (v instanceof float[] fs) {
+      ArrayNode a = JSON.createArrayNode();
+      for (float f : fs) {
+        a.add(f);
+      }
+      return a;
+    }
+    if (v instanceof TemporalAccessor) {
+      return JSON.getNodeFactory().textNode(v.toString());
+    }
+    if (v instanceof Collection<?> c) {
+      ArrayNode a = JSON.createArrayNode();
+      c.forEach(item -> a.add(value(item)));
+      return a;
+    }
+    return JSON.valueToTree(v);
+  }
+
+  // --- reads ---
+
+  private static ObjectNode queryBody(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    params(body, params);
+    options.branch().ifPresent(b -> body.put("branch", b));
+    options.commitId().ifPresent(c -> body.put("snapshot", c));
+    return body;
+  }
+
+  @Override
+  public QueryResult query(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    return new HttpQueryResult(json(post("query", queryBody(gqText, queryName, params, options))));
+  }
+
+  @Override
+  public PreparedQuery prepareQuery(String gqText, String queryName) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    body.put("name", queryName);
+    JsonNode r = json(post("query/prepare", body));
+    return new PreparedRead(gqText, r.path("query_name").asText(), HttpQueryResult.columns(r.path("columns")), this);
+  }
+
+  @Override
+  public QueryResult query(PreparedQuery query, QueryParams params, QueryOptions options) {
+    if (!(query instanceof PreparedRead p) || p.owner != this) {
+      throw new InvalidInputException("this prepared query was not prepared by this HttpGraph",
+          new ErrorDetail.Validation(null, null, null, "foreign_prepared_query"));
+    }
+    return query(p.text, p.queryName, params, options);
+  }
+
+  @Override
+  public String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options) {
+    return json(post("query/explain", queryBody(gqText, queryName, params, options))).path("plan").asText();
+  }
+
+  private record PreparedRead(String text, String queryName, List<QueryResult.Column> columns, HttpGraph owner)
+      implements PreparedQuery {}
+
+  // --- export, commits, schema ---
+
+  @Override
+  public void export(OutputStream out) {
+    export(out, JSON.createObjectNode());
+  }
+
+  // --- branches ---
+
+  @Override
+  public List<io.omnigraph.api.BranchInfo> branches() {
+    List<io.omnigraph.api.BranchInfo> out = new ArrayList<>();
+    json(request("branches").GET()).path("branches").forEach(b -> out.add(branch(b)));
+    return out;
+  }
+
+  @Override
+  public io.omnigraph.api.BranchInfo createBranch(String name, String from) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("name", name);
+    if (from != null) {
+      body.put("from", from);
+    }
+    return branch(json(post("branches", body)));
+  }
+
+  @Override
+  public void deleteBranch(String name) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("name", name);
+    json(post("branches/delete", body));
+  }
+
+  @Override
+  public List<CommitInfo> commits(String branch) {
+    List<CommitInfo> out = new ArrayList<>();
+    json(request("commits?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20")).GET())
+        .path("commits").forEach(c -> out.add(commit(c)));
+    return out;
+  }
+
+  @Override
+  public void export(OutputStream out, String branch) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("branch", branch);
+    export(out, body);
+  }
+
+  @Override
+  public void exportCommit(OutputStream out, String commitId) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("commit", commitId);
+    export(out, body);
+  }
+
+  private static io.omnigraph.api.BranchInfo branch(JsonNode b) {
+    return new io.omnigraph.api.BranchInfo(b.path("name").asText(), b.path("head").asText(), text(b, "parent"));
+  }
+
+  private void export(OutputStream out, ObjectNode body) {
+    HttpResponse<InputStream> r = send(post("export", body), HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream in = r.body()) {
+      if (r.statusCode() != 200) {
+        throw ErrorOutputs.rebuild(r.statusCode(), in.readAllBytes(), JSON);
+      }
+      in.transferTo(out);
+      out.flush();
+    } catch (IOException e) {
+      throw new StorageFailureException("export from " + uri() + " was cut off: " + e.getMessage(),
+          new ErrorDetail.Storage("TRANSIENT", uri()), e);
+    }
+  }
+
+  @Override
+  public List<CommitInfo> commits() {
+    List<CommitInfo> out = new ArrayList<>();
+    json(request("commits").GET()).path("commits").forEach(c -> out.add(commit(c)));
+    return out;
+  }
+
+  @Override
+  public Optional<CommitInfo> commit(String commitId) {
+    try {
+      return Optional.of(commit(json(request("commits/" + URLEncoder.encode(commitId, StandardCharsets.UTF_8)
+          .replace("+", "%20")).GET())));
+    } catch (NotFoundException e) {
+      if (e.detail().orElse(null) instanceof ErrorDetail.Validation v && "unknown_commit".equals(v.rule())) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  static CommitInfo commit(JsonNode c) {
+    List<String> parents = new ArrayList<>();
+    c.path("parent_commit_ids").forEach(p -> parents.add(p.asText()));
+    Map<String, Long> tables = new LinkedHashMap<>();
+    c.path("table_versions").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue().asLong()));
+    return new CommitInfo(c.path("graph_commit_id").asText(), parents, text(c, "actor_id"), text(c, "message"),
+        Instant.parse(c.path("created_at").asText()), c.path("graph_manifest_version").asLong(), tables);
+  }
+
+  @Override
+  public SchemaInfo schema() {
+    JsonNode s = json(request("schema").GET());
+    List<String> keys = new ArrayList<>();
+    s.path("table_keys").forEach(k -> keys.add(k.asText()));
+    return new SchemaInfo(s.path("schema_source").asText(), s.path("schema_ir_json").asText(),
+        s.path("schema_identity").asText(), keys);
+  }
+
+  // --- schema & maintenance ---
+
+  /**
+   * Not served over HTTP yet: index builds are operator work against the graph root.
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    throw new io.omnigraph.api.InvalidInputException("ensure-indices is not available through the HTTP client;"
+        + " run 'omnigraph ensure-indices <uri>' (or Graph.ensureIndices on an embedded graph) against the graph root",
+        null);
+  }
+
+  @Override
+  public List<RecoveryRecord> recoveries() {
+    List<RecoveryRecord> out = new ArrayList<>();
+    json(request("recoveries").GET()).path("recoveries").forEach(r -> {
+      List<RecoveryRecord.TableOutcome> tables = new ArrayList<>();
+      r.path("tables").forEach(t -> tables.add(new RecoveryRecord.TableOutcome(t.path("table_key").asText(),
+          t.path("from_version").asLong(), t.path("to_version").asLong())));
+      out.add(new RecoveryRecord(r.path("graph_commit_id").asText(), r.path("kind").asText(), text(r, "for_actor"),
+          r.path("operation_id").asText(), text(r, "writer_kind"), tables, Instant.parse(r.path("created_at").asText())));
+    });
+    return out;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  // --- transport ---
+
+  private HttpRequest.Builder request(String path) {
+    if (closed) {
+      throw new InvalidInputException("this graph handle is closed", new ErrorDetail.Validation(null, null, null, "closed"));
+    }
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(uri() + "/" + path)).timeout(timeout)
+        .header("Accept", "application/json");
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return b;
+  }
+
+  private HttpRequest.Builder post(String path, ObjectNode body) {
+    try {
+      return request(path).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private JsonNode json(HttpRequest.Builder b) {
+    HttpResponse<byte[]> r = send(b, HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      throw ErrorOutputs.rebuild(r.statusCode(), r.body(), JSON);
+    }
+    try {
+      return JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new io.omnigraph.api.InternalErrorException("the server's answer is not JSON: " + e.getMessage(), null, e);
+    }
+  }
+
+  private <T> HttpResponse<T> send(HttpRequest.Builder b, HttpResponse.BodyHandler<T> handler) {
+    HttpRequest req = b.build();
+    try {
+      return http.send(req, handler);
+    } catch (IOException e) {
+      OmnigraphException cause = unwrap(e);
+      if (cause != null) {
+        throw cause;
+      }
+      throw new StorageFailureException("cannot reach the OmniGraph server at " + base + " (" + req.method() + " "
+          + req.uri().getPath() + "): " + e, new ErrorDetail.Storage("TRANSIENT", req.uri().toString()), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageFailureException("interrupted while waiting for " + base,
+          new ErrorDetail.Storage("TRANSIENT", req.uri().toString()), e);
+    }
+  }
+
+  /** A failure of the caller's own input stream while it was being sent, if that is what this is. */
+  private static OmnigraphException unwrap(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof OmnigraphException o) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+}

@@ -1,0 +1,169 @@
+package io.omnigraph.engine.read;
+
+import io.omnigraph.engine.snapshot.GraphSnapshot;
+import io.omnigraph.engine.table.TableSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * An in-memory adjacency structure of one edge table at one version: node ids interned to dense
+ * ints, CSR (out) and CSC (in) offset arrays. Built from one scan of the {@code src}/{@code dst}
+ * columns; immutable, so one instance serves every query of any snapshot that pins the same table
+ * version. Cached process-wide by (table location, version), least recently used first out, at
+ * most {@value #MAX_TABLES} tables and {@value #MAX_EDGES} edges in all.
+ */
+final class Adjacency {
+  static final int MAX_TABLES = 8;
+  static final long MAX_EDGES = 50_000_000L;
+
+  private static final Map<String, Adjacency> CACHE = new LinkedHashMap<>(16, 0.75f, true);
+  private static long cachedEdges;
+
+  private final String[] ids;
+  private final Map<String, Integer> index;
+  private final int[] outOff;
+  private final int[] outTgt;
+  private final int[] inOff;
+  private final int[] inTgt;
+  final int edges;
+
+  private Adjacency(String[] ids, Map<String, Integer> index, int[] src, int[] dst, int edges) {
+    this.ids = ids;
+    this.index = index;
+    this.edges = edges;
+    int n = ids.length;
+    outOff = new int[n + 1];
+    inOff = new int[n + 1];
+    for (int e = 0; e < edges; e++) {
+      outOff[src[e] + 1]++;
+      inOff[dst[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) {
+      outOff[i + 1] += outOff[i];
+      inOff[i + 1] += inOff[i];
+    }
+    outTgt = new int[edges];
+    inTgt = new int[edges];
+    int[] o = Arrays.copyOf(outOff, n);
+    int[] in = Arrays.copyOf(inOff, n);
+    for (int e = 0; e < edges; e++) {
+      outTgt[o[src[e]]++] = dst[e];
+      inTgt[in[dst[e]]++] = src[e];
+    }
+  }
+
+  /** @return whether the adjacency of that table version is cached */
+  static synchronized boolean isCached(TableSnapshot table) {
+    return CACHE.containsKey(key(table));
+  }
+
+  /** @return the cached adjacency of the snapshot's edge table, building it on first use */
+  static Adjacency of(GraphSnapshot snapshot, String tableKey) {
+    TableSnapshot table = snapshot.table(tableKey);
+    String key = key(table);
+    synchronized (Adjacency.class) {
+      Adjacency a = CACHE.get(key);
+      if (a != null) {
+        return a;
+      }
+    }
+    Adjacency built = build(snapshot, tableKey);
+    synchronized (Adjacency.class) {
+      Adjacency raced = CACHE.get(key);
+      if (raced != null) {
+        return raced;
+      }
+      CACHE.put(key, built);
+      cachedEdges += built.edges;
+      for (var it = CACHE.entrySet().iterator(); it.hasNext() && (CACHE.size() > MAX_TABLES || cachedEdges > MAX_EDGES); ) {
+        var e = it.next();
+        if (e.getValue() == built) {
+          continue;
+        }
+        cachedEdges -= e.getValue().edges;
+        it.remove();
+      }
+      return built;
+    }
+  }
+
+  /** Empties the process-wide cache (tests). */
+  static synchronized void clearCache() {
+    CACHE.clear();
+    cachedEdges = 0;
+  }
+
+  private static String key(TableSnapshot t) {
+    return t.location().uri() + "@" + t.version();
+  }
+
+  private static Adjacency build(GraphSnapshot snapshot, String tableKey) {
+    Map<String, Integer> index = new HashMap<>();
+    String[][] names = {new String[1024]};
+    int[][] arrays = {new int[1024], new int[1024]};
+    int[] count = {0};
+    snapshot.scan(tableKey, List.of("src", "dst"), null, batch -> {
+      VarCharVector s = (VarCharVector) batch.getVector("src");
+      VarCharVector d = (VarCharVector) batch.getVector("dst");
+      int rows = batch.getRowCount();
+      if (count[0] + rows > arrays[0].length) {
+        int cap = Math.max(arrays[0].length * 2, count[0] + rows);
+        arrays[0] = Arrays.copyOf(arrays[0], cap);
+        arrays[1] = Arrays.copyOf(arrays[1], cap);
+      }
+      for (int i = 0; i < rows; i++) {
+        arrays[0][count[0]] = intern(index, names, new String(s.get(i), StandardCharsets.UTF_8));
+        arrays[1][count[0]] = intern(index, names, new String(d.get(i), StandardCharsets.UTF_8));
+        count[0]++;
+      }
+    });
+    return new Adjacency(Arrays.copyOf(names[0], index.size()), index, arrays[0], arrays[1], count[0]);
+  }
+
+  private static int intern(Map<String, Integer> index, String[][] names, String id) {
+    Integer i = index.get(id);
+    if (i != null) {
+      return i;
+    }
+    int n = index.size();
+    if (n == names[0].length) {
+      names[0] = Arrays.copyOf(names[0], n * 2);
+    }
+    names[0][n] = id;
+    index.put(id, n);
+    return n;
+  }
+
+  /** Calls {@code each} with every neighbour of {@code id} in that direction (once per edge). */
+  void neighbors(String id, Op.Dir dir, Consumer<String> each) {
+    Integer i = index.get(id);
+    if (i == null) {
+      return;
+    }
+    if (dir != Op.Dir.IN) {
+      for (int k = outOff[i]; k < outOff[i + 1]; k++) {
+        each.accept(ids[outTgt[k]]);
+      }
+    }
+    if (dir != Op.Dir.OUT) {
+      for (int k = inOff[i]; k < inOff[i + 1]; k++) {
+        each.accept(ids[inTgt[k]]);
+      }
+    }
+  }
+
+  /** @return whether {@code id} has at least one edge in that direction */
+  boolean hasAny(String id, Op.Dir dir) {
+    Integer i = index.get(id);
+    if (i == null) {
+      return false;
+    }
+    return (dir != Op.Dir.IN && outOff[i + 1] > outOff[i]) || (dir != Op.Dir.OUT && inOff[i + 1] > inOff[i]);
+  }
+}

@@ -1,0 +1,142 @@
+package io.omnigraph.engine.read;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.PreparedQuery;
+import io.omnigraph.api.QueryOptions;
+import io.omnigraph.api.QueryParams;
+import io.omnigraph.api.QueryResult;
+import io.omnigraph.engine.gq.CheckedQuery;
+import io.omnigraph.engine.gq.CheckedRead;
+import io.omnigraph.engine.gq.GqCompiler;
+import io.omnigraph.engine.gq.QueryAst;
+import io.omnigraph.engine.gq.QueryException;
+import io.omnigraph.engine.plan.ParamBinder;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
+import io.omnigraph.engine.snapshot.SnapshotResolver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Read queries (docs/queries.md): compile a {@code .gq} read query, resolve the target to one
+ * {@link GraphSnapshot}, plan and run it there. Every row of one result comes from that one
+ * snapshot. Thread-safe (holds no state).
+ */
+public final class GraphReads {
+  private GraphReads() {}
+
+  /** A read query checked against one schema. */
+  record Prepared(String queryName, String schemaHash, String gqText, CheckedRead checked, List<QueryResult.Column> columns)
+      implements PreparedQuery {}
+
+  /**
+   * Parses and type-checks one read query. Pure.
+   *
+   * @throws InvalidInputException a parse or type error, a mutation, or no query of that name
+   */
+  public static PreparedQuery prepare(CompiledSchema schema, String gqText, String queryName) {
+    Objects.requireNonNull(gqText, "gqText");
+    Objects.requireNonNull(queryName, "queryName");
+    CheckedRead read = check(schema, gqText, queryName);
+    return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read));
+  }
+
+  private static CheckedRead check(CompiledSchema schema, String gqText, String queryName) {
+    try {
+      CheckedQuery checked = GqCompiler.compile(schema.catalog(), gqText, queryName);
+      if (!(checked instanceof CheckedRead r)) {
+        throw new InvalidInputException("query '" + queryName + "' is a mutation; query runs read queries"
+            + " (match … return …); run mutations with mutate", new ErrorDetail.Validation(null, null, null, "not_a_read"));
+      }
+      return r;
+    } catch (QueryException e) {
+      throw e.toInvalidInput();
+    }
+  }
+
+  /**
+   * Runs a read query on the snapshot {@code options} names.
+   *
+   * @param snapshots the graph's ref resolver
+   * @param query from {@link #prepare}
+   */
+  public static QueryResult run(SnapshotResolver snapshots, PreparedQuery query, QueryParams params, QueryOptions options) {
+    return execute(snapshots, query, params, options, false).result;
+  }
+
+  /** Plans a read query on the snapshot {@code options} names and describes the plan. */
+  public static String explain(SnapshotResolver snapshots, PreparedQuery query, QueryParams params, QueryOptions options) {
+    return execute(snapshots, query, params, options, true).explain;
+  }
+
+  private record Outcome(QueryResult result, String explain) {}
+
+  private static Outcome execute(SnapshotResolver snapshots, PreparedQuery query, QueryParams params,
+      QueryOptions options, boolean explainOnly) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(params, "params");
+    Objects.requireNonNull(options, "options");
+    if (!(query instanceof Prepared p)) {
+      throw new InvalidInputException("query '" + query.queryName() + "' was not prepared by this engine",
+          new ErrorDetail.Validation(null, null, null, "stale_query"));
+    }
+    try (GraphSnapshot snap = snapshots.resolve(ref(options))) {
+      CheckedRead checked = p.checked();
+      if (!snap.schema().ir().hash().equals(p.schemaHash())) {
+        checked = check(snap.schema(), p.gqText(), p.queryName());
+      }
+      Map<String, Object> bound = bind(checked, params);
+      ReadPlan plan = ReadPlan.plan(snap.schema().catalog(), checked, bound, System.currentTimeMillis());
+      String commit = commitOf(snap);
+      if (explainOnly) {
+        return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain());
+      }
+      List<Object[]> rows = new ReadExecutor(snap, plan).run();
+      List<Object[]> typed = new ArrayList<>(rows.size());
+      for (Object[] r : rows) {
+        Object[] t = new Object[r.length];
+        for (int i = 0; i < r.length; i++) {
+          t[i] = ReadValues.toApi(plan.projections.get(i).type(), r[i]);
+        }
+        typed.add(t);
+      }
+      return new Outcome(new ReadResult(p.queryName(), commit,
+          plan.projections.stream().map(ReadPlan.Projection::column).toList(), typed), null);
+    }
+  }
+
+  private static String commitOf(GraphSnapshot snap) {
+    if (snap.ref() instanceof GraphRef.Commit c) {
+      return c.commitId();
+    }
+    return snap.manifest().headCommitId(snap.ref().text()).orElse(null);
+  }
+
+  private static GraphRef ref(QueryOptions options) {
+    if (options.commitId().isPresent()) {
+      return GraphRef.commit(options.commitId().get());
+    }
+    return options.branch().map(GraphRef::branch).orElse(GraphRef.main());
+  }
+
+  private static Map<String, Object> bind(CheckedRead checked, QueryParams params) {
+    try {
+      Map<String, ?> supplied;
+      if (params instanceof QueryParams.Values v) {
+        supplied = v.values();
+      } else if (params instanceof QueryParams.Json j) {
+        supplied = io.omnigraph.engine.plan.QueryParams.fromJson(j.text());
+      } else {
+        supplied = io.omnigraph.engine.plan.QueryParams.fromPairs(((QueryParams.Pairs) params).pairs());
+      }
+      List<QueryAst.ParamDecl> decls = checked.params();
+      return ParamBinder.bindValues(decls, supplied);
+    } catch (QueryException e) {
+      throw e.toInvalidInput();
+    }
+  }
+}

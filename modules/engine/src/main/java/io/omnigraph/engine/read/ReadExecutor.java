@@ -1,0 +1,541 @@
+package io.omnigraph.engine.read;
+
+import io.omnigraph.engine.gq.ColumnRef;
+import io.omnigraph.engine.plan.RowFilter;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
+import io.omnigraph.engine.value.ArrowValues;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Runs a {@link ReadPlan} on one {@link GraphSnapshot} (docs/queries.md, "Execution"). Rows are
+ * pushed through the pipeline in pieces of at most {@value #PIECE} as the root scan streams its
+ * batches, so memory holds one piece per operator plus the result (the top-k heap when ordering
+ * with a limit, one entry per group when aggregating), never the scanned tables. Single-threaded:
+ * one executor serves one query.
+ */
+final class ReadExecutor {
+  static final int PIECE = 1024;
+  /** At most this many ids per {@code IN} list of one hydration or edge scan. */
+  static final int IN_MAX = 1024;
+  /** Traversal chooser thresholds (docs/queries.md, "Traversal strategies"). */
+  static final int INDEXED_MAX_HOPS = 6;
+  static final int INDEXED_MAX_FRONTIER = 1024;
+
+  /** Stops the root scan once a limit without ordering is reached (passes through the table layer unclassified). */
+  static final class Stop extends UncheckedIOException {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super(new IOException("limit reached"));
+    }
+  }
+
+  /** Receives rows from the operator before it. */
+  interface Sink {
+    void push(List<Row> rows);
+
+    default void finish() {}
+  }
+
+  /** Strategy counters, for tests and {@code --explain} after a run. */
+  final Map<String, Integer> stats = new LinkedHashMap<>();
+
+  private final GraphSnapshot snap;
+  private final ReadPlan plan;
+  private final int slots;
+  private final Map<Binding, Map<String, Entity>> fullTables = new HashMap<>();
+  private final Map<Binding, List<Entity>> crossSides = new HashMap<>();
+
+  ReadExecutor(GraphSnapshot snap, ReadPlan plan) {
+    this.snap = snap;
+    this.plan = plan;
+    this.slots = plan.bindings.size();
+  }
+
+  /** @return the result rows, values in the engine representation, in result order */
+  List<Object[]> run() {
+    ResultSink result = new ResultSink(plan);
+    Sink head = pipeline(plan.ops, 1, result);
+    Op.Scan root = (Op.Scan) plan.ops.get(0);
+    try {
+      scan(root.binding(), null, entities -> {
+        List<Row> rows = new ArrayList<>(entities.size());
+        for (Entity e : entities) {
+          Entity[] s = new Entity[slots];
+          s[root.binding().slot] = e;
+          rows.add(new Row(s, -1));
+        }
+        head.push(rows);
+      });
+      head.finish();
+    } catch (Stop stop) {
+      // limit reached without ordering: the rows collected are the result
+    }
+    return result.rows();
+  }
+
+  private void count(String what) {
+    stats.merge(what, 1, Integer::sum);
+  }
+
+  // ------------------------------------------------------------------ pipeline
+
+  private Sink pipeline(List<Op> ops, int from, Sink terminal) {
+    Sink next = terminal;
+    for (int i = ops.size() - 1; i >= from; i--) {
+      next = sink(ops.get(i), next);
+    }
+    return next;
+  }
+
+  private Sink sink(Op op, Sink next) {
+    if (op instanceof Op.Filter f) {
+      return new Sink() {
+        @Override
+        public void push(List<Row> rows) {
+          List<Row> out = new ArrayList<>(rows.size());
+          for (Row r : rows) {
+            if (f.test().test(r.slots)) {
+              out.add(r);
+            }
+          }
+          if (!out.isEmpty()) {
+            next.push(out);
+          }
+        }
+
+        @Override
+        public void finish() {
+          next.finish();
+        }
+      };
+    }
+    if (op instanceof Op.Scan s) {
+      return new Sink() {
+        @Override
+        public void push(List<Row> rows) {
+          List<Entity> side = crossSide(s.binding());
+          List<Row> out = new ArrayList<>();
+          for (Row r : rows) {
+            for (Entity e : side) {
+              out.add(r.with(s.binding().slot, e));
+              if (out.size() >= PIECE) {
+                next.push(out);
+                out = new ArrayList<>();
+              }
+            }
+          }
+          if (!out.isEmpty()) {
+            next.push(out);
+          }
+        }
+
+        @Override
+        public void finish() {
+          next.finish();
+        }
+      };
+    }
+    if (op instanceof Op.Expand x) {
+      return new ExpandSink(x, next);
+    }
+    Op.AntiJoin a = (Op.AntiJoin) op;
+    return new Sink() {
+      @Override
+      public void push(List<Row> rows) {
+        BitSet matched = new BitSet(rows.size());
+        List<Row> seeds = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+          seeds.add(new Row(rows.get(i).slots, i));
+        }
+        Sink inner = pipeline(a.inner(), 0, new Sink() {
+          @Override
+          public void push(List<Row> found) {
+            for (Row f : found) {
+              matched.set(f.seed);
+            }
+          }
+        });
+        inner.push(seeds);
+        inner.finish();
+        List<Row> out = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+          if (!matched.get(i)) {
+            out.add(rows.get(i));
+          }
+        }
+        if (!out.isEmpty()) {
+          next.push(out);
+        }
+      }
+
+      @Override
+      public void finish() {
+        next.finish();
+      }
+    };
+  }
+
+  /** The rows of a cross-joined component's root, read once per query. */
+  private List<Entity> crossSide(Binding b) {
+    List<Entity> side = crossSides.get(b);
+    if (side == null) {
+      List<Entity> all = new ArrayList<>();
+      scan(b, null, all::addAll);
+      crossSides.put(b, all);
+      side = all;
+    }
+    return side;
+  }
+
+  // ------------------------------------------------------------------ scans
+
+  /** Scans a binding's table with its pushed filter (AND {@code extra}) and residual filters. */
+  private void scan(Binding b, RowFilter extra, Consumer<List<Entity>> out) {
+    List<String> cols = ReadPlan.columnList(b);
+    List<PropertyType> types = new ArrayList<>(b.columns.values());
+    RowFilter pushed = b.pushedFilter();
+    RowFilter filter = extra == null ? pushed : pushed == null ? extra : new RowFilter.And(List.of(extra, pushed));
+    count("scan " + b.tableKey());
+    snap.scan(b.tableKey(), cols, filter, batch -> out.accept(entities(b, batch, types)));
+  }
+
+  private static List<Entity> entities(Binding b, VectorSchemaRoot batch, List<PropertyType> types) {
+    int n = batch.getRowCount();
+    VarCharVector id = (VarCharVector) batch.getVector("id");
+    VarCharVector src = b.edge ? (VarCharVector) batch.getVector("src") : null;
+    VarCharVector dst = b.edge ? (VarCharVector) batch.getVector("dst") : null;
+    List<FieldVector> vecs = new ArrayList<>(types.size());
+    for (String c : b.columns.keySet()) {
+      vecs.add(batch.getVector(c));
+    }
+    List<Entity> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Object[] vals = vecs.isEmpty() ? Entity.NONE : new Object[vecs.size()];
+      for (int c = 0; c < vals.length; c++) {
+        vals[c] = ArrowValues.get(vecs.get(c), types.get(c), i);
+      }
+      Entity e = new Entity(text(id, i), src == null ? null : text(src, i), dst == null ? null : text(dst, i), vals);
+      if (b.acceptsResidual(e)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static String text(VarCharVector v, int i) {
+    return new String(v.get(i), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The rows of {@code b} (passing its filters) among {@code ids}: by {@code id IN (...)} scans
+   * when few, else by one filtered scan of the table kept for the rest of the query.
+   */
+  private Map<String, Entity> hydrate(Binding b, Collection<String> ids) {
+    Map<String, Entity> full = fullTables.get(b);
+    if (full == null) {
+      long rows = snap.entry(b.tableKey()).rowCount();
+      if (ids.size() > 4 * IN_MAX || ids.size() * 8L >= rows) {
+        Map<String, Entity> all = new HashMap<>();
+        scan(b, null, es -> es.forEach(e -> all.put(e.id(), e)));
+        fullTables.put(b, all);
+        full = all;
+      }
+    }
+    Map<String, Entity> out = new HashMap<>();
+    if (full != null) {
+      for (String id : ids) {
+        Entity e = full.get(id);
+        if (e != null) {
+          out.put(id, e);
+        }
+      }
+      return out;
+    }
+    for (List<Object> chunk : chunks(ids)) {
+      scan(b, new RowFilter.In(ColumnRef.system("id"), chunk), es -> es.forEach(e -> out.put(e.id(), e)));
+    }
+    return out;
+  }
+
+  private static List<List<Object>> chunks(Collection<String> ids) {
+    List<List<Object>> out = new ArrayList<>();
+    List<Object> cur = new ArrayList<>();
+    for (String id : ids) {
+      cur.add(id);
+      if (cur.size() == IN_MAX) {
+        out.add(cur);
+        cur = new ArrayList<>();
+      }
+    }
+    if (!cur.isEmpty()) {
+      out.add(cur);
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ traversal
+
+  /** One edge reached from a source: the edge row and the node at its other end. */
+  private record Hit(Entity edge, String other) {}
+
+  private final class ExpandSink implements Sink {
+    private final Op.Expand x;
+    private final Sink next;
+    private Adjacency csr;
+
+    ExpandSink(Op.Expand x, Sink next) {
+      this.x = x;
+      this.next = next;
+    }
+
+    @Override
+    public void finish() {
+      next.finish();
+    }
+
+    @Override
+    public void push(List<Row> rows) {
+      for (int at = 0; at < rows.size(); at += PIECE) {
+        piece(rows.subList(at, Math.min(rows.size(), at + PIECE)));
+      }
+    }
+
+    private void piece(List<Row> rows) {
+      int fs = x.from().slot;
+      int ts = x.to().slot;
+      Set<String> sources = new LinkedHashSet<>();
+      for (Row r : rows) {
+        sources.add(r.slots[fs].id());
+      }
+      List<Row> out = new ArrayList<>();
+      if (x.edgeVar() != null) {
+        Map<String, List<Hit>> hits = edgeHits(sources);
+        Map<String, Entity> dst = Map.of();
+        if (!x.closing() && x.to().needsRow()) {
+          Set<String> want = new HashSet<>();
+          hits.values().forEach(l -> l.forEach(h -> want.add(h.other())));
+          dst = hydrate(x.to(), want);
+        }
+        for (Row r : rows) {
+          for (Hit h : hits.getOrDefault(r.slots[fs].id(), List.of())) {
+            if (x.closing()) {
+              if (h.other().equals(r.slots[ts].id())) {
+                emit(out, r.with(x.edgeVar().slot, h.edge()));
+              }
+            } else {
+              Entity d = x.to().needsRow() ? dst.get(h.other()) : Entity.idOnly(h.other());
+              if (d != null) {
+                emit(out, r.with(ts, d, x.edgeVar().slot, h.edge()));
+              }
+            }
+          }
+        }
+      } else {
+        Map<String, List<String>> reached = reach(sources);
+        Map<String, Entity> dst = Map.of();
+        if (!x.closing() && x.to().needsRow()) {
+          Set<String> want = new HashSet<>();
+          reached.values().forEach(want::addAll);
+          dst = hydrate(x.to(), want);
+        }
+        Map<String, Set<String>> reachedSets = x.closing() ? new HashMap<>() : null;
+        for (Row r : rows) {
+          List<String> ends = reached.getOrDefault(r.slots[fs].id(), List.of());
+          if (x.closing()) {
+            Set<String> set = reachedSets.computeIfAbsent(r.slots[fs].id(), k -> new HashSet<>(ends));
+            if (set.contains(r.slots[ts].id())) {
+              emit(out, r);
+            }
+            continue;
+          }
+          for (String end : ends) {
+            Entity d = x.to().needsRow() ? dst.get(end) : Entity.idOnly(end);
+            if (d != null) {
+              emit(out, r.with(ts, d));
+            }
+          }
+        }
+      }
+      if (!out.isEmpty()) {
+        next.push(out);
+      }
+    }
+
+    private void emit(List<Row> out, Row r) {
+      out.add(r);
+      if (out.size() >= PIECE) {
+        next.push(new ArrayList<>(out));
+        out.clear();
+      }
+    }
+
+    /**
+     * Breadth-first search per source: a node is expanded at most once per source, a destination
+     * reported once per source at its shortest distance when that is within {min,max}. For
+     * same-type edges the source counts as visited: it is its own destination (at one hop) only
+     * through a self-loop, never through a longer cycle, and a self-loop adds no hop.
+     */
+    private Map<String, List<String>> reach(Set<String> sources) {
+      Neighbors nb = neighbors(sources.size());
+      Map<String, Set<String>> visited = new HashMap<>();
+      Map<String, List<String>> frontier = new HashMap<>();
+      Map<String, List<String>> out = new HashMap<>();
+      for (String s : sources) {
+        Set<String> v = new HashSet<>();
+        if (x.sameType()) {
+          v.add(s);
+        }
+        visited.put(s, v);
+        frontier.put(s, List.of(s));
+        out.put(s, new ArrayList<>());
+      }
+      for (int depth = 1; depth <= x.maxHops() && !frontier.isEmpty(); depth++) {
+        Set<String> all = new HashSet<>();
+        frontier.values().forEach(all::addAll);
+        Map<String, List<String>> adj = nb.of(all);
+        Map<String, List<String>> nextFrontier = new HashMap<>();
+        for (var e : frontier.entrySet()) {
+          Set<String> v = visited.get(e.getKey());
+          List<String> found = new ArrayList<>();
+          boolean selfLoop = false;
+          for (String u : e.getValue()) {
+            for (String w : adj.getOrDefault(u, List.of())) {
+              if (v.add(w)) {
+                found.add(w);
+              } else if (depth == 1 && x.sameType() && w.equals(e.getKey())) {
+                selfLoop = true;
+              }
+            }
+          }
+          if (depth >= x.minHops()) {
+            if (selfLoop) {
+              out.get(e.getKey()).add(e.getKey());
+            }
+            out.get(e.getKey()).addAll(found);
+          }
+          if (!found.isEmpty() && depth < x.maxHops()) {
+            nextFrontier.put(e.getKey(), found);
+          }
+        }
+        frontier = nextFrontier;
+      }
+      return out;
+    }
+
+    /** Neighbour lookup for one BFS level: CSR or an indexed scan of the edge table, by cost. */
+    private Neighbors neighbors(int frontier) {
+      if (csr == null && useCsr(frontier)) {
+        csr = Adjacency.of(snap, x.edge().tableKey());
+      }
+      if (csr != null) {
+        count("expand csr " + x.edge().name());
+        Adjacency a = csr;
+        return ids -> {
+          Map<String, List<String>> m = new HashMap<>();
+          for (String id : ids) {
+            List<String> l = new ArrayList<>();
+            a.neighbors(id, x.dir(), l::add);
+            if (!l.isEmpty()) {
+              m.put(id, l);
+            }
+          }
+          return m;
+        };
+      }
+      count("expand indexed " + x.edge().name());
+      return ids -> {
+        Map<String, List<String>> m = new HashMap<>();
+        for (List<Object> chunk : chunks(ids)) {
+          snap.scan(x.edge().tableKey(), List.of("src", "dst"), endpointFilter(chunk), batch -> {
+            VarCharVector s = (VarCharVector) batch.getVector("src");
+            VarCharVector d = (VarCharVector) batch.getVector("dst");
+            for (int i = 0; i < batch.getRowCount(); i++) {
+              String a = text(s, i);
+              String b = text(d, i);
+              if (x.dir() != Op.Dir.IN && ids.contains(a)) {
+                m.computeIfAbsent(a, k -> new ArrayList<>()).add(b);
+              }
+              if (x.dir() != Op.Dir.OUT && ids.contains(b)) {
+                m.computeIfAbsent(b, k -> new ArrayList<>()).add(a);
+              }
+            }
+          });
+        }
+        return m;
+      };
+    }
+
+    /**
+     * The chooser: CSR when already built for this table version, when hops exceed
+     * {@value #INDEXED_MAX_HOPS} or the frontier {@value #INDEXED_MAX_FRONTIER}; otherwise the
+     * cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|} (CSR).
+     */
+    private boolean useCsr(int frontier) {
+      if (Adjacency.isCached(snap.table(x.edge().tableKey()))) {
+        return true;
+      }
+      if (x.maxHops() > INDEXED_MAX_HOPS || frontier > INDEXED_MAX_FRONTIER) {
+        return true;
+      }
+      double edges = snap.entry(x.edge().tableKey()).rowCount();
+      String fromType = x.dir() == Op.Dir.IN ? x.edge().toType() : x.edge().fromType();
+      double vertices = Math.max(1, snap.entry("node:" + fromType).rowCount());
+      double indexed = (double) x.maxHops() * frontier * (edges / vertices);
+      return 1.5 * edges < indexed;
+    }
+
+    private RowFilter endpointFilter(List<Object> ids) {
+      RowFilter src = new RowFilter.In(ColumnRef.system("src"), ids);
+      RowFilter dst = new RowFilter.In(ColumnRef.system("dst"), ids);
+      return switch (x.dir()) {
+        case OUT -> src;
+        case IN -> dst;
+        case BOTH -> new RowFilter.Or(List.of(src, dst));
+      };
+    }
+
+    /** Edge-bound strategy: the edge rows touching the sources, one hit per edge and source. */
+    private Map<String, List<Hit>> edgeHits(Set<String> sources) {
+      count("expand edge-bound " + x.edge().name());
+      Map<String, List<Hit>> m = new HashMap<>();
+      Binding ev = x.edgeVar();
+      for (List<Object> chunk : chunks(sources)) {
+        scan(ev, endpointFilter(chunk), edges -> {
+          for (Entity e : edges) {
+            if (x.dir() != Op.Dir.IN && sources.contains(e.src())) {
+              m.computeIfAbsent(e.src(), k -> new ArrayList<>()).add(new Hit(e, e.dst()));
+            }
+            if (x.dir() != Op.Dir.OUT && sources.contains(e.dst()) && !(x.dir() == Op.Dir.BOTH && e.src().equals(e.dst()))) {
+              m.computeIfAbsent(e.dst(), k -> new ArrayList<>()).add(new Hit(e, e.src()));
+            }
+          }
+        });
+      }
+      return m;
+    }
+  }
+
+  @FunctionalInterface
+  private interface Neighbors {
+    Map<String, List<String>> of(Set<String> ids);
+  }
+}

@@ -1,0 +1,302 @@
+package io.omnigraph.engine.read;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.QueryResult;
+import io.omnigraph.engine.gq.CheckedRead;
+import io.omnigraph.engine.gq.QueryAst;
+import io.omnigraph.engine.gq.QueryAst.Expr;
+import io.omnigraph.engine.schema.Catalog;
+import io.omnigraph.engine.schema.PropertyType;
+import io.omnigraph.engine.schema.ScalarKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A read query ready to run on one snapshot: the binding pipeline ({@link Op}s), the
+ * projections (values or aggregates), the orderings with their deterministic tie-break, and the
+ * limit.
+ */
+final class ReadPlan {
+  private static final PropertyType I64 = new PropertyType.Scalar(ScalarKind.I64);
+  private static final PropertyType F64 = new PropertyType.Scalar(ScalarKind.F64);
+
+  /** An aggregate function over a group. */
+  enum Agg { COUNT, SUM, AVG, MIN, MAX }
+
+  /**
+   * One result column.
+   *
+   * @param column the public column
+   * @param type its value type
+   * @param val the value (the aggregate's argument for aggregates)
+   * @param agg the aggregate, or null for a plain value (a group key when aggregating)
+   * @param expr the expression as written
+   */
+  record Projection(QueryResult.Column column, PropertyType type, Val val, Agg agg, Expr expr) {}
+
+  /**
+   * One sort key.
+   *
+   * @param val computed from the binding row (null when {@code column} is used)
+   * @param column the result column it reads, or -1
+   * @param kind the key's scalar kind (null: compare as text)
+   * @param descending whether descending
+   * @param text as written
+   */
+  record Order(Val val, int column, ScalarKind kind, boolean descending, String text) {}
+
+  final String queryName;
+  final List<Binding> bindings;
+  final List<Op> ops;
+  final List<Projection> projections;
+  final boolean aggregate;
+  final List<Order> orderings;
+  /** Tie-break: every named bound variable's id, by name (docs/queries.md, "Order"). */
+  final List<Binding> tieBreak;
+  final long limit;
+
+  private ReadPlan(String queryName, List<Binding> bindings, List<Op> ops, List<Projection> projections, boolean aggregate,
+      List<Order> orderings, List<Binding> tieBreak, long limit) {
+    this.queryName = queryName;
+    this.bindings = bindings;
+    this.ops = ops;
+    this.projections = projections;
+    this.aggregate = aggregate;
+    this.orderings = orderings;
+    this.tieBreak = tieBreak;
+    this.limit = limit;
+  }
+
+  /** @return the result columns of a checked query without planning it (for prepared queries) */
+  static List<QueryResult.Column> columns(Catalog catalog, CheckedRead query) {
+    ReadPlan p = plan(catalog, query, defaultsFor(query), 0L);
+    return p.projections.stream().map(Projection::column).toList();
+  }
+
+  private static Map<String, Object> defaultsFor(CheckedRead query) {
+    Map<String, Object> m = new HashMap<>();
+    query.params().forEach(p -> m.put(p.name(), null));
+    return m;
+  }
+
+  static ReadPlan plan(Catalog catalog, CheckedRead query, Map<String, Object> params, long nowMillis) {
+    ReadPlanner planner = new ReadPlanner(catalog, query, params, nowMillis);
+    ReadPlanner.Lowered lowered = planner.lower(query.body().match());
+    Map<String, Binding> scope = lowered.scope();
+    QueryAst.ReadBody body = query.body();
+    boolean aggregate = body.projections().stream()
+        .anyMatch(p -> p.expr() instanceof QueryAst.Call c && c.function().isAggregate());
+    List<Projection> projections = new ArrayList<>();
+    Map<String, Integer> aliases = new HashMap<>();
+    List<String> names = new ArrayList<>();
+    for (QueryAst.Projection p : body.projections()) {
+      Projection proj = projection(planner, scope, p, projections, aliases);
+      String name = proj.column().name();
+      int n = 2;
+      while (names.contains(name)) {
+        name = proj.column().name() + "_" + n++;
+      }
+      names.add(name);
+      if (!name.equals(proj.column().name())) {
+        proj = new Projection(new QueryResult.Column(name, proj.column().type(), proj.column().nullable()),
+            proj.type(), proj.val(), proj.agg(), proj.expr());
+      }
+      p.alias().ifPresent(a -> aliases.put(a, projections.size()));
+      projections.add(proj);
+    }
+    List<Order> orderings = new ArrayList<>();
+    for (QueryAst.Ordering o : body.orderings()) {
+      orderings.add(order(planner, scope, o, projections, aliases, aggregate));
+    }
+    List<Binding> tie = scope.values().stream().filter(b -> !b.anonymous()).distinct()
+        .sorted(Comparator.comparing(b -> b.written)).toList();
+    long limit = body.limit().map(l -> l.value().min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue())
+        .orElse(-1L);
+    return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit);
+  }
+
+  private static Projection projection(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Projection p,
+      List<Projection> earlier, Map<String, Integer> aliases) {
+    Expr e = p.expr();
+    if (e instanceof QueryAst.Call c && c.function().isAggregate()) {
+      Agg agg = Agg.valueOf(c.function().name());
+      Val arg = value(planner, scope, c.args().get(0), earlier, aliases);
+      PropertyType type = switch (agg) {
+        case COUNT -> I64;
+        case SUM, AVG -> F64;
+        case MIN, MAX -> arg.type();
+      };
+      String name = p.alias().orElse(c.function().spelling() + "(" + arg.text().replace("$", "") + ")");
+      return new Projection(new QueryResult.Column(name, type.spelling(), agg != Agg.COUNT), type, arg, agg, e);
+    }
+    Val v = value(planner, scope, e, earlier, aliases);
+    String name = p.alias().orElse(defaultName(e));
+    return new Projection(new QueryResult.Column(name, v.type().spelling(), v.nullable()), v.type(), v, null, e);
+  }
+
+  private static String defaultName(Expr e) {
+    if (e instanceof QueryAst.PropAccess pa) {
+      return pa.variable() + "." + pa.property();
+    }
+    if (e instanceof QueryAst.VarRef v) {
+      return v.name();
+    }
+    if (e instanceof QueryAst.LiteralExpr) {
+      return "literal";
+    }
+    if (e instanceof QueryAst.AliasRef a) {
+      return a.name();
+    }
+    if (e instanceof QueryAst.Call c) {
+      return c.function().spelling();
+    }
+    return "now";
+  }
+
+  private static Val value(ReadPlanner planner, Map<String, Binding> scope, Expr e, List<Projection> earlier,
+      Map<String, Integer> aliases) {
+    if (e instanceof QueryAst.AliasRef a) {
+      Integer i = aliases.get(a.name());
+      if (i == null || earlier.get(i).agg() != null) {
+        throw unsupported("alias '" + a.name() + "' cannot be used here");
+      }
+      return earlier.get(i).val();
+    }
+    return planner.exprIn(e, scope);
+  }
+
+  private static Order order(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Ordering o,
+      List<Projection> projections, Map<String, Integer> aliases, boolean aggregate) {
+    Expr e = o.expr();
+    if (e instanceof QueryAst.AliasRef a) {
+      int i = aliases.get(a.name());
+      return new Order(null, i, ReadValues.kind(projections.get(i).type()), o.descending(), a.name());
+    }
+    if (e instanceof QueryAst.Call c && !c.function().isAggregate()) {
+      throw unsupported("ordering by " + c.function().spelling() + "(...) is not supported yet");
+    }
+    if (aggregate) {
+      for (int i = 0; i < projections.size(); i++) {
+        if (sameExpr(projections.get(i).expr(), e)) {
+          return new Order(null, i, ReadValues.kind(projections.get(i).type()), o.descending(), render(e));
+        }
+      }
+      throw new InvalidInputException("query error: line " + o.pos().line() + ":" + o.pos().column()
+          + ": with aggregates, an ordering must be a returned group key or an alias",
+          new ErrorDetail.Validation((long) o.pos().line(), (long) o.pos().column(), null, "T9"));
+    }
+    Val v = planner.exprIn(e, scope);
+    return new Order(v, -1, v.type() == null ? ScalarKind.STRING : ReadValues.kind(v.type()), o.descending(), v.text());
+  }
+
+  private static boolean sameExpr(Expr a, Expr b) {
+    return render(a).equals(render(b));
+  }
+
+  private static String render(Expr e) {
+    if (e instanceof QueryAst.PropAccess pa) {
+      return "$" + pa.variable() + "." + pa.property();
+    }
+    if (e instanceof QueryAst.VarRef v) {
+      return "$" + v.name();
+    }
+    if (e instanceof QueryAst.Call c) {
+      return c.function().spelling() + "(" + String.join(",", c.args().stream().map(ReadPlan::render).toList()) + ")";
+    }
+    return e.toString().replaceAll("pos=[^,\\]]*", "");
+  }
+
+  static InvalidInputException unsupported(String what) {
+    return new InvalidInputException(what, new ErrorDetail.Validation(null, null, null, "unsupported_query"));
+  }
+
+  /** @return the plan as indented text, one operator per line */
+  String explain() {
+    StringBuilder b = new StringBuilder();
+    b.append("query ").append(queryName).append('\n');
+    explainOps(ops, b, "  ");
+    if (aggregate) {
+      List<String> keys = projections.stream().filter(p -> p.agg() == null).map(p -> p.column().name()).toList();
+      List<String> aggs = projections.stream().filter(p -> p.agg() != null).map(p -> p.column().name()).toList();
+      b.append("  Aggregate keys=").append(keys).append(" aggregates=").append(aggs)
+          .append(" (memory: one entry per group)\n");
+    }
+    b.append("  Project ").append(projections.stream().map(p -> p.column().name()).toList()).append('\n');
+    if (!orderings.isEmpty()) {
+      b.append("  Order ").append(orderings.stream().map(o -> o.text() + (o.descending() ? " desc" : " asc")).toList())
+          .append(" tie-break ").append(aggregate ? "group keys in column order"
+              : tieBreak.stream().map(t -> t.written + ".id").toList().toString())
+          .append(limit >= 0 && !aggregate ? " (top-" + limit + " heap)" : "").append('\n');
+    }
+    if (limit >= 0) {
+      b.append("  Limit ").append(limit).append(orderings.isEmpty() && !aggregate ? " (stops the scan early)" : "").append('\n');
+    }
+    return b.toString();
+  }
+
+  static void explainOps(List<Op> ops, StringBuilder b, String indent) {
+    for (Op op : ops) {
+      if (op instanceof Op.Scan s) {
+        b.append(indent).append(op == ops.get(0) ? "NodeScan " : "CrossJoin NodeScan ").append(s.binding().describe());
+        scanDetail(s.binding(), b);
+        b.append('\n');
+      } else if (op instanceof Op.Expand x) {
+        b.append(indent).append("Expand $").append(x.from().written).append(" -[").append(x.edge().name())
+            .append(' ').append(x.dir()).append(" {").append(x.minHops()).append(',').append(x.maxHops()).append("}]-> ")
+            .append(x.to().describe());
+        if (x.edgeVar() != null) {
+          b.append(" edge ").append(x.edgeVar().describe()).append(" (edge-bound: one row per edge");
+          scanDetail(x.edgeVar(), b);
+          b.append(')');
+        } else {
+          b.append(" (BFS, each destination once per source; strategy: ")
+              .append(x.minHops() == 1 && x.maxHops() == 1 ? "indexed or CSR by cost" : "indexed or CSR by cost").append(')');
+        }
+        if (x.closing()) {
+          b.append(" closing: keeps rows whose bound $").append(x.to().written).append(" is reached");
+        } else if (x.to().needsRow()) {
+          b.append(" hydrate");
+          scanDetail(x.to(), b);
+        }
+        b.append('\n');
+      } else if (op instanceof Op.Filter f) {
+        b.append(indent).append("Filter ").append(f.text()).append(" (in memory)\n");
+      } else if (op instanceof Op.AntiJoin a) {
+        b.append(indent).append("AntiJoin on ").append(a.outer().stream().map(x -> "$" + x.written).toList())
+            .append(" (per outer row, stops at the first inner match)\n");
+        explainOps(a.inner(), b, indent + "    ");
+      }
+    }
+  }
+
+  private static void scanDetail(Binding v, StringBuilder b) {
+    b.append(" [columns ").append(columnList(v));
+    if (!v.pushed.isEmpty()) {
+      b.append("; pushed to Lance: ").append(io.omnigraph.engine.table.LanceFilter.of(v.pushedFilter()).sql());
+    }
+    if (!v.residual.isEmpty()) {
+      b.append("; in memory: ").append(String.join(" AND ", v.residualText));
+    }
+    b.append(']');
+  }
+
+  static List<String> columnList(Binding v) {
+    List<String> cols = new ArrayList<>();
+    cols.add("id");
+    if (v.edge) {
+      cols.add("src");
+      cols.add("dst");
+    }
+    cols.addAll(v.columns.keySet());
+    return cols;
+  }
+
+  Set<Binding> tieBreakSet() {
+    return Set.copyOf(tieBreak);
+  }
+}

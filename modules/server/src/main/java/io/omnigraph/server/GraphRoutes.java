@@ -1,0 +1,349 @@
+package io.omnigraph.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.LoadProgressListener;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.QueryParams;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+
+/** The routes under {@code /graphs/{id}} (docs/server.md, "Routes"). */
+final class GraphRoutes {
+  /** The precondition header of {@code mutate/if-graph-commit} (also honoured by {@code mutate} and the load routes). */
+  static final String IF_GRAPH_COMMIT = "Omnigraph-If-Graph-Commit";
+
+  private static final Pattern QUERY_DECL = Pattern.compile("(?m)^\\s*query\\s+([A-Za-z_][A-Za-z0-9_]*)");
+
+  private GraphRoutes() {}
+
+  static List<Route> all() {
+    List<Route> r = new ArrayList<>();
+    r.add(new Route("GET", "snapshot", false, false, "The head of a branch: manifest version and the published version of every table",
+        null, Exchange.JSON_TYPE, GraphRoutes::snapshot));
+    r.add(new Route("POST", "mutate", true, false, "Run one mutation query as one commit",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, x -> mutate(x, false)));
+    r.add(new Route("POST", "mutate/if-graph-commit", true, false,
+        "Run one mutation query only if the branch head is the commit in the Omnigraph-If-Graph-Commit header (412 otherwise)",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, x -> mutate(x, true)));
+    r.add(new Route("POST", "change", true, false, "Deprecated alias of mutate",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, x -> mutate(x, false)));
+    r.add(new Route("POST", "mutate/prepare", false, false,
+        "Parse and type-check a mutation query against the schema without running it",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::prepare));
+    // --- reads ---
+    r.add(new Route("POST", "query", false, false, "Run one read query against a branch head or a commit (ReadOutput)",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::query));
+    r.add(new Route("POST", "query/prepare", false, false, "Parse and type-check a read query; its result columns",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::prepare));
+    r.add(new Route("POST", "query/explain", false, false, "The plan of a read query, as text",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::explain));
+    r.add(new Route("GET", "schema", false, false, "The accepted schema source",
+        null, Exchange.JSON_TYPE, GraphRoutes::schema));
+    r.add(new Route("POST", "load", true, true, "Load NDJSON given as a JSON string as one commit",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::loadJson));
+    r.add(new Route("POST", "load/ndjson", true, true, "Load a raw NDJSON body, streamed into the loader, as one commit",
+        Exchange.NDJSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::loadNdjson));
+    r.add(new Route("POST", "export", false, false, "The graph as NDJSON (nodes, then edges), streamed",
+        Exchange.JSON_TYPE, Exchange.NDJSON_TYPE, GraphRoutes::export));
+    r.add(new Route("GET", "commits", false, false, "The commits of a branch, newest first",
+        null, Exchange.JSON_TYPE, GraphRoutes::commits));
+    r.add(new Route("GET", "commits/{commit_id}", false, false, "One commit",
+        null, Exchange.JSON_TYPE, GraphRoutes::commit));
+    // --- branches ---
+    r.add(new Route("GET", "branches", false, false, "Every branch: name, head, the branch it was created from",
+        null, Exchange.JSON_TYPE, GraphRoutes::branches));
+    r.add(new Route("POST", "branches", true, false, "Create a branch at a branch head or a commit ({name, from})",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::createBranch));
+    r.add(new Route("POST", "branches/delete", true, false, "Delete a branch ({name}); never main",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::deleteBranch));
+    r.add(new Route("GET", "recoveries", false, false, "The recovery audit, oldest first",
+        null, Exchange.JSON_TYPE, x -> x.sendJson(200, Wire.recoveries(x.graph.recoveries()))));
+    return List.copyOf(r);
+  }
+
+  /** Only {@code main} exists until graph branches land; any other branch is not found. */
+  static void checkBranch(String branch) {
+    if (branch != null && !branch.equals("main")) {
+      throw new NotFoundException("no branch '" + branch + "' in this graph",
+          new ErrorDetail.Validation(null, null, "branch", "unknown_branch"));
+    }
+  }
+
+  private static void snapshot(Exchange x) {
+    x.allowQueryParams(Set.of("branch"));
+    checkBranch(x.queryParam("branch"));
+    List<CommitInfo> commits = x.graph.commits();
+    x.sendJson(200, Wire.snapshot(commits.get(0)));
+  }
+
+  private static void schema(Exchange x) {
+    x.allowQueryParams(Set.of("branch"));
+    checkBranch(x.queryParam("branch"));
+    x.sendJson(200, Wire.schema(x.graph.schema()));
+  }
+
+  private static void commits(Exchange x) {
+    x.allowQueryParams(Set.of("branch"));
+    String branch = x.queryParam("branch");
+    x.sendJson(200, Wire.commits(branch == null ? x.graph.commits() : x.graph.commits(branch)));
+  }
+
+  static com.fasterxml.jackson.databind.node.ObjectNode branchJson(io.omnigraph.api.BranchInfo b) {
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    o.put("name", b.name());
+    o.put("head", b.head());
+    if (b.parent() == null) {
+      o.putNull("parent");
+    } else {
+      o.put("parent", b.parent());
+    }
+    return o;
+  }
+
+  private static void branches(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("branches");
+    x.graph.branches().forEach(b -> a.add(branchJson(b)));
+    x.sendJson(200, o);
+  }
+
+  private static void createBranch(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("name", "from"));
+    String name = Exchange.text(body, "name");
+    if (name == null) {
+      throw new InvalidInputException("request field 'name' is required",
+          new ErrorDetail.Validation(null, null, "name", "missing_field"));
+    }
+    x.sendJson(200, branchJson(x.graph.createBranch(name, Exchange.text(body, "from"))));
+  }
+
+  private static void deleteBranch(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("name"));
+    String name = Exchange.text(body, "name");
+    if (name == null) {
+      throw new InvalidInputException("request field 'name' is required",
+          new ErrorDetail.Validation(null, null, "name", "missing_field"));
+    }
+    x.graph.deleteBranch(name);
+    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    o.put("deleted", name);
+    x.sendJson(200, o);
+  }
+
+  private static void commit(Exchange x) {
+    x.allowQueryParams(Set.of());
+    String id = x.pathValues.get("commit_id");
+    CommitInfo c = x.graph.commit(id).orElseThrow(() -> new NotFoundException("no commit '" + id + "' in this graph",
+        new ErrorDetail.Validation(null, null, "commit_id", "unknown_commit")));
+    x.sendJson(200, Wire.commit(c));
+  }
+
+  private static final Set<String> MUTATE_FIELDS = Set.of("query", "query_source", "name", "query_name", "params", "params_json",
+      "param_pairs", "branch", "message");
+
+  private static void mutate(Exchange x, boolean preconditionRoute) {
+    x.allowQueryParams(Set.of());
+    String expected = x.header(IF_GRAPH_COMMIT);
+    if (preconditionRoute && (expected == null || expected.isBlank())) {
+      throw new InvalidInputException("this route needs the " + IF_GRAPH_COMMIT + " header (the expected head commit id)",
+          new ErrorDetail.Validation(null, null, IF_GRAPH_COMMIT, "missing_header"));
+    }
+    ObjectNode body = x.jsonBody(MUTATE_FIELDS);
+    String query = Exchange.requiredText(body, "query", "query_source");
+    String name = queryName(body, query);
+    checkBranch(Exchange.text(body, "branch"));
+    QueryParams params = params(body);
+    MutationOptions options = new MutationOptions(x.actor, Exchange.text(body, "message"),
+        expected == null || expected.isBlank() ? null : expected.trim());
+    MutationResult r = x.graph.mutate(query, name, params, options);
+    CommitInfo c = r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null);
+    x.sendJson(200, Wire.mutation(r, x.actor, c));
+  }
+
+  private static void prepare(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("query", "query_source", "name", "query_name"));
+    String query = Exchange.requiredText(body, "query", "query_source");
+    String name = queryName(body, query);
+    ObjectNode o = Wire.object();
+    o.put("query_name", x.graph.prepareMutation(query, name).queryName());
+    x.sendJson(200, o);
+  }
+
+  /** The query name from {@code name}/{@code query_name}, or the only query the text declares. */
+  static String queryName(ObjectNode body, String query) {
+    String name = Exchange.text(body, "name");
+    if (name == null) {
+      name = Exchange.text(body, "query_name");
+    }
+    if (name != null) {
+      return name;
+    }
+    Set<String> declared = new HashSet<>();
+    Matcher m = QUERY_DECL.matcher(query);
+    while (m.find()) {
+      declared.add(m.group(1));
+    }
+    if (declared.size() == 1) {
+      return declared.iterator().next();
+    }
+    throw new InvalidInputException("request field 'name' is required when the query text does not declare exactly one query",
+        new ErrorDetail.Validation(null, null, "name", "missing_field"));
+  }
+
+  static QueryParams params(ObjectNode body) {
+    String json = Exchange.text(body, "params_json");
+    JsonNode pairs = body.get("param_pairs");
+    if (json != null || (pairs != null && !pairs.isNull())) {
+      if (body.hasNonNull("params") || (json != null && pairs != null && !pairs.isNull())) {
+        throw new InvalidInputException("give the parameters one way: params, params_json or param_pairs",
+            new ErrorDetail.Validation(null, null, "params", "params_twice"));
+      }
+      if (json != null) {
+        return QueryParams.json(json);
+      }
+      List<String> list = new ArrayList<>();
+      if (!pairs.isArray()) {
+        throw new InvalidInputException("request field 'param_pairs' must be an array of \"name=value\" strings",
+            new ErrorDetail.Validation(null, null, "param_pairs", "type_mismatch"));
+      }
+      for (JsonNode n : pairs) {
+        if (!n.isTextual()) {
+          throw new InvalidInputException("request field 'param_pairs' must be an array of \"name=value\" strings",
+              new ErrorDetail.Validation(null, null, "param_pairs", "type_mismatch"));
+        }
+        list.add(n.textValue());
+      }
+      return QueryParams.pairs(list);
+    }
+    JsonNode p = body.get("params");
+    if (p == null || p.isNull()) {
+      return QueryParams.none();
+    }
+    if (!p.isObject()) {
+      throw new InvalidInputException("request field 'params' must be a JSON object",
+          new ErrorDetail.Validation(null, null, "params", "type_mismatch"));
+    }
+    return QueryParams.json(p.toString());
+  }
+
+  private static LoadMode mode(String mode) {
+    return mode == null ? LoadMode.MERGE : LoadMode.parse(mode);
+  }
+
+  private static void checkFrom(String from) {
+    if (from != null) {
+      throw new InvalidInputException("'from' (fork a missing branch before loading) needs graph branches, which this server"
+          + " does not serve yet", new ErrorDetail.Validation(null, null, "from", "unsupported"));
+    }
+  }
+
+  private static LoadOptions loadOptions(Exchange x, String message) {
+    String expected = x.header(IF_GRAPH_COMMIT);
+    return new LoadOptions(x.actor, message, LoadProgressListener.NONE,
+        expected == null || expected.isBlank() ? null : expected.trim());
+  }
+
+  private static void loadJson(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("data", "branch", "from", "mode", "message"));
+    String data = Exchange.requiredText(body, "data");
+    checkBranch(Exchange.text(body, "branch"));
+    checkFrom(Exchange.text(body, "from"));
+    LoadMode mode = mode(Exchange.text(body, "mode"));
+    LoadResult r = x.graph.load(mode, new ByteArrayInputStream(data.getBytes(StandardCharsets.UTF_8)),
+        loadOptions(x, Exchange.text(body, "message")));
+    x.sendJson(200, Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null)));
+  }
+
+  private static void loadNdjson(Exchange x) {
+    x.allowQueryParams(Set.of("branch", "from", "mode", "message"));
+    checkBranch(x.queryParam("branch"));
+    checkFrom(x.queryParam("from"));
+    LoadMode mode = mode(x.queryParam("mode"));
+    LoadOptions options = loadOptions(x, x.queryParam("message"));
+    // The body goes straight into the loader: one request = one load = one commit, answered only after
+    // the commit is published; nothing is buffered or logged on the side.
+    InputStream in = x.body(Exchange.NDJSON_TYPE, true);
+    LoadResult r = x.graph.load(mode, in, options);
+    x.sendJson(200, Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null)));
+  }
+
+  private static void export(Exchange x) throws Exception {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("branch", "commit", "type_names"));
+    String branch = Exchange.text(body, "branch");
+    String commit = Exchange.text(body, "commit");
+    if (branch != null && commit != null) {
+      throw new InvalidInputException("request fields 'branch' and 'commit' exclude each other",
+          new ErrorDetail.Validation(null, null, "commit", "conflicting_fields"));
+    }
+    Set<String> types = null;
+    JsonNode names = body.get("type_names");
+    if (names != null && !names.isNull()) {
+      if (!names.isArray()) {
+        throw new InvalidInputException("request field 'type_names' must be an array of strings",
+            new ErrorDetail.Validation(null, null, "type_names", "type_mismatch"));
+      }
+      types = new HashSet<>();
+      for (JsonNode n : names) {
+        if (!n.isTextual()) {
+          throw new InvalidInputException("request field 'type_names' must be an array of strings",
+              new ErrorDetail.Validation(null, null, "type_names", "type_mismatch"));
+        }
+        types.add(n.textValue());
+      }
+      Set<String> known = new HashSet<>();
+      for (String key : x.graph.schema().tableKeys()) {
+        known.add(key.substring(key.indexOf(':') + 1));
+      }
+      for (String t : types) {
+        if (!known.contains(t)) {
+          throw new InvalidInputException("unknown type '" + t + "' in type_names",
+              new ErrorDetail.Validation(null, null, "type_names", "unknown_type"));
+        }
+      }
+    }
+    x.response.setStatus(200);
+    x.response.getHeaders().put(HttpHeader.CONTENT_TYPE, Exchange.NDJSON_TYPE);
+    // Streamed: 64 KiB buffers. A failure before the first flush is an ordinary error response; a
+    // failure after it aborts the response, so a client never takes a cut export for a complete one.
+    x.streaming = true;
+    OutputStream sink = Content.Sink.asOutputStream(x.response);
+    OutputStream buffered = new java.io.BufferedOutputStream(sink, 1 << 16);
+    OutputStream out = types == null ? buffered : new TypeFilterOutputStream(buffered, types);
+    if (commit != null) {
+      x.graph.exportCommit(out, commit);
+    } else if (branch != null) {
+      x.graph.export(out, branch);
+    } else {
+      x.graph.export(out);
+    }
+    out.flush();
+    out.close();
+    x.completed = true;
+    x.callback.succeeded();
+  }
+}

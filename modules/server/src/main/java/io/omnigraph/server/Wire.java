@@ -1,0 +1,165 @@
+package io.omnigraph.server;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.RecoveryRecord;
+import io.omnigraph.api.SchemaInfo;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The JSON bodies of the routes (docs/server.md, "Routes"): the reference server's field names, plus
+ * a few extra fields that let {@code HttpGraph} rebuild the API's result records exactly.
+ */
+final class Wire {
+  static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  private Wire() {}
+
+  static ObjectNode object() {
+    return JSON.createObjectNode();
+  }
+
+  /** CommitOutput: {@code graph_commit_id, graph_branch, graph_manifest_version, parent_commit_id, ...}. */
+  static ObjectNode commit(CommitInfo c) {
+    ObjectNode o = object();
+    o.put("graph_commit_id", c.id());
+    o.put("graph_branch", "main");
+    o.put("graph_manifest_version", c.manifestVersion());
+    if (!c.parents().isEmpty()) {
+      o.put("parent_commit_id", c.parents().get(0));
+    }
+    if (c.parents().size() > 1) {
+      o.put("merged_parent_commit_id", c.parents().get(1));
+    }
+    ArrayNode parents = o.putArray("parent_commit_ids");
+    c.parents().forEach(parents::add);
+    if (c.actor() != null) {
+      o.put("actor_id", c.actor());
+    }
+    o.put("created_at", c.createdAt().toString());
+    if (c.message() != null) {
+      o.put("message", c.message());
+    }
+    ObjectNode tables = o.putObject("table_versions");
+    new TreeMap<>(c.tableVersions()).forEach(tables::put);
+    return o;
+  }
+
+  static ObjectNode commits(List<CommitInfo> commits) {
+    ObjectNode o = object();
+    ArrayNode a = o.putArray("commits");
+    commits.forEach(c -> a.add(commit(c)));
+    return o;
+  }
+
+  /** {@code {branch, query_name, affected_nodes, affected_edges, actor_id, commit, tables}}. */
+  static ObjectNode mutation(MutationResult r, String actor, CommitInfo commit) {
+    ObjectNode o = object();
+    o.put("branch", "main");
+    o.put("query_name", r.queryName());
+    o.put("affected_nodes", r.affectedNodes());
+    o.put("affected_edges", r.affectedEdges());
+    if (actor != null) {
+      o.put("actor_id", actor);
+    }
+    if (commit != null) {
+      o.set("commit", commit(commit));
+    } else {
+      o.putNull("commit");
+    }
+    ObjectNode tables = o.putObject("tables");
+    r.tables().forEach((k, t) -> {
+      ObjectNode n = tables.putObject(k);
+      n.put("inserted", t.inserted());
+      n.put("updated", t.updated());
+      n.put("deleted", t.deleted());
+    });
+    return o;
+  }
+
+  /** {@code {branch, branch_created, mode, nodes:[{name, entities_loaded}], edges, total_entities, actor_id, commit}}. */
+  static ObjectNode load(LoadResult r, String actor, CommitInfo commit) {
+    ObjectNode o = object();
+    o.put("branch", "main");
+    o.put("branch_created", false);
+    o.put("mode", r.mode().wireName());
+    ArrayNode nodes = o.putArray("nodes");
+    ArrayNode edges = o.putArray("edges");
+    long total = 0;
+    for (Map.Entry<String, Long> e : new TreeMap<>(r.rowsByTable()).entrySet()) {
+      String key = e.getKey();
+      int colon = key.indexOf(':');
+      ObjectNode n = (key.startsWith("edge:") ? edges : nodes).addObject();
+      n.put("name", colon < 0 ? key : key.substring(colon + 1));
+      n.put("entities_loaded", e.getValue());
+      total += e.getValue();
+    }
+    o.put("total_entities", total);
+    o.put("rows_read", r.rowsRead());
+    if (actor != null) {
+      o.put("actor_id", actor);
+    }
+    o.set("commit", commit == null ? null : commit(commit));
+    ObjectNode phases = o.putObject("phase_nanos");
+    r.phaseNanos().forEach(phases::put);
+    return o;
+  }
+
+  /** {@code {schema_source, schema_identity, schema_ir_json, table_keys}}. */
+  static ObjectNode schema(SchemaInfo s) {
+    ObjectNode o = object();
+    o.put("schema_source", s.source());
+    o.put("schema_identity", s.identity());
+    o.put("schema_ir_json", s.irJson());
+    ArrayNode keys = o.putArray("table_keys");
+    s.tableKeys().forEach(keys::add);
+    return o;
+  }
+
+  /** {@code {graph_branch, graph_commit_id, graph_manifest_version, datasets:[...]}} from the head commit. */
+  static ObjectNode snapshot(CommitInfo head) {
+    ObjectNode o = object();
+    o.put("graph_branch", "main");
+    o.put("graph_commit_id", head.id());
+    o.put("graph_manifest_version", head.manifestVersion());
+    ArrayNode ds = o.putArray("datasets");
+    new TreeMap<>(head.tableVersions()).forEach((key, version) -> {
+      int colon = key.indexOf(':');
+      ObjectNode d = ds.addObject();
+      d.put("entity_kind", colon < 0 ? "" : key.substring(0, colon));
+      d.put("type_name", colon < 0 ? key : key.substring(colon + 1));
+      d.put("table_key", key);
+      d.put("published_dataset_version", version);
+    });
+    return o;
+  }
+
+  static ObjectNode recoveries(List<RecoveryRecord> records) {
+    ObjectNode o = object();
+    ArrayNode a = o.putArray("recoveries");
+    for (RecoveryRecord r : records) {
+      ObjectNode n = a.addObject();
+      n.put("graph_commit_id", r.graphCommitId());
+      n.put("kind", r.kind());
+      if (r.forActor() != null) {
+        n.put("for_actor", r.forActor());
+      }
+      n.put("operation_id", r.operationId());
+      if (r.writerKind() != null) {
+        n.put("writer_kind", r.writerKind());
+      }
+      ArrayNode tables = n.putArray("tables");
+      r.tables().forEach(t -> tables.addObject().put("table_key", t.tableKey())
+          .put("from_version", t.fromVersion()).put("to_version", t.toVersion()));
+      n.put("created_at", r.createdAt().toString());
+    }
+    return o;
+  }
+}
