@@ -3,6 +3,7 @@ package io.omnigraph.conformance.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.omnigraph.api.BranchInfo;
 import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
@@ -443,6 +444,50 @@ public abstract class GraphContract {
     assertThat(g.explainQuery(READS, "authors", QueryParams.none(), QueryOptions.defaults())).contains("Author");
   }
 
+  // --- branches ---
+
+  @Test
+  public void aBranchForksAtTheHeadAndHasItsOwnCommitsAndExport() {
+    Graph g = create(SCHEMA);
+    String first = g.load(LoadMode.APPEND, in(DATA), opts()).commitId();
+    BranchInfo b = g.createBranch("feature/x", null);
+    assertThat(b.name()).isEqualTo("feature/x");
+    assertThat(b.head()).isEqualTo(first);
+    assertThat(b.parent()).isEqualTo("main");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "feature/x");
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "B")), mopts());
+    assertThat(g.commits("feature/x")).extracting(CommitInfo::id).first().isEqualTo(first);
+    assertThat(g.commits("main")).hasSize(3);
+    ByteArrayOutputStream branch = new ByteArrayOutputStream();
+    g.export(branch, "feature/x");
+    ByteArrayOutputStream then = new ByteArrayOutputStream();
+    g.exportCommit(then, first);
+    assertThat(branch.toString(StandardCharsets.UTF_8)).isEqualTo(then.toString(StandardCharsets.UTF_8))
+        .contains("A. Berg").isNotEqualTo(export(g));
+    BranchInfo fromCommit = g.createBranch("old", first);
+    assertThat(fromCommit.head()).isEqualTo(first);
+    g.deleteBranch("feature/x");
+    g.deleteBranch("old");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main");
+  }
+
+  @Test
+  public void branchMistakesAreTypedErrors() {
+    Graph g = create(SCHEMA);
+    g.createBranch("dev", null);
+    assertKind(catchThrowableOfType(ConflictException.class, () -> g.createBranch("dev", null)), 409, "conflict");
+    assertKind(catchThrowableOfType(InvalidInputException.class, () -> g.createBranch("bad name!", null)), 400, "bad_request");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.createBranch("x", "no-such-ref")), 404, "not_found");
+    assertKind(catchThrowableOfType(InvalidInputException.class, () -> g.deleteBranch("main")), 400, "bad_request");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.deleteBranch("nope")), 404, "not_found");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.commits("nope")), 404, "not_found");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.export(new ByteArrayOutputStream(), "nope")), 404,
+        "not_found");
+    assertKind(catchThrowableOfType(NotFoundException.class,
+        () -> g.exportCommit(new ByteArrayOutputStream(), "01ZZZZZZZZZZZZZZZZZZZZZZZZ")), 404, "not_found");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
+  }
+
   // --- commits and schema ---
 
   @Test
@@ -483,6 +528,18 @@ public abstract class GraphContract {
     g.close();
     InvalidInputException e = catchThrowableOfType(InvalidInputException.class, g::commits);
     assertKind(e, 400, "bad_request");
+  }
+
+  @Test
+  public void checkQueriesReportsEachQueryOfAFile() {
+    Graph g = create(SCHEMA);
+    var diagnostics = g.checkQueries(READS + "query broken() { match { $x: Nope } return { $x } }\n");
+    assertThat(diagnostics).extracting(io.omnigraph.api.QueryDiagnostic::queryName)
+        .containsExactly("authors", "born_after", "broken");
+    assertThat(diagnostics.get(0).ok()).isTrue();
+    assertThat(diagnostics.get(2).ok()).isFalse();
+    assertThat(diagnostics.get(2).rule()).isNotNull();
+    assertThat(diagnostics.get(2).line()).isNotNull();
   }
 
   // --- branches ---

@@ -142,6 +142,16 @@ public interface Graph extends AutoCloseable {
   String explainQuery(String gqText, String queryName, QueryParams params, QueryOptions options);
 
   /**
+   * Parses a {@code .gq} file and type-checks every query in it (reads and mutations) against this
+   * graph's schema, without stopping at the first bad query: for editors and CI. No I/O.
+   *
+   * @param gqText the {@code .gq} file's text
+   * @return one diagnostic per query in source order, or one file-level diagnostic when the file
+   *     does not parse
+   */
+  java.util.List<QueryDiagnostic> checkQueries(String gqText);
+
+  /**
    * Writes the graph's current contents as NDJSON that {@link LoadMode#OVERWRITE} (or, into an empty
    * graph, {@link LoadMode#APPEND}) loads back identically: all nodes first, then all edges, tables
    * in schema order, rows sorted by id, keys in schema order.

@@ -1,6 +1,7 @@
 package io.omnigraph.cli;
 
 import io.omnigraph.cli.command.BranchCommand;
+import io.omnigraph.cli.command.CheckCommand;
 import io.omnigraph.cli.command.CleanupCommand;
 import io.omnigraph.cli.command.CommitCommand;
 import io.omnigraph.cli.command.EnsureIndicesCommand;
@@ -8,6 +9,7 @@ import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.MutateCommand;
+import io.omnigraph.cli.command.QueryCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Spec;
       QuickstartCommand.class, InitCommand.class, LoadCommand.class, MutateCommand.class, ExportCommand.class,
       CommitCommand.class, BranchCommand.class, SchemaCommand.class, RepairCommand.class, RecoveriesCommand.class, CleanupCommand.class,
       TckCommand.class, VersionCommand.class,
+      // --- reads ---
+      QueryCommand.class, CheckCommand.class,
       // server lane
       ServeCommand.class,
       // --- schema & maintenance ---

@@ -285,6 +285,25 @@ public final class HttpGraph implements Graph {
     return json(post("query/explain", queryBody(gqText, queryName, params, options))).path("plan").asText();
   }
 
+  /** {@code POST query/check {"query": text}} → {@code {"queries": [{name, kind, rule?, line?, column?, message?}]}}. */
+  @Override
+  public List<io.omnigraph.api.QueryDiagnostic> checkQueries(String gqText) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("query", gqText);
+    JsonNode r = json(post("query/check", body));
+    List<io.omnigraph.api.QueryDiagnostic> out = new java.util.ArrayList<>();
+    for (JsonNode q : r.path("queries")) {
+      out.add(new io.omnigraph.api.QueryDiagnostic(checkText(q, "name"), checkText(q, "kind"), checkText(q, "rule"),
+          q.hasNonNull("line") ? q.get("line").asLong() : null, q.hasNonNull("column") ? q.get("column").asLong() : null,
+          checkText(q, "message")));
+    }
+    return out;
+  }
+
+  private static String checkText(JsonNode o, String field) {
+    return o.hasNonNull(field) ? o.get(field).asText() : null;
+  }
+
   private record PreparedRead(String text, String queryName, List<QueryResult.Column> columns, HttpGraph owner)
       implements PreparedQuery {}
 
@@ -316,9 +335,11 @@ public final class HttpGraph implements Graph {
 
   @Override
   public void deleteBranch(String name) {
-    ObjectNode body = JSON.createObjectNode();
-    body.put("name", name);
-    json(post("branches/delete", body));
+    StringBuilder path = new StringBuilder("branches");
+    for (String segment : name.split("/", -1)) {
+      path.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    json(request(path.toString()).DELETE());
   }
 
   @Override

@@ -188,6 +188,12 @@ final class LanceGraph implements Graph {
     return io.omnigraph.engine.read.GraphReads.explain(snapshots, prepareQuery(gqText, queryName), params, options);
   }
 
+  @Override
+  public List<io.omnigraph.api.QueryDiagnostic> checkQueries(String gqText) {
+    ensureOpen();
+    return io.omnigraph.engine.read.GraphReads.checkAll(schema, gqText);
+  }
+
   private MutationResult run(MutationPlan plan, MutationOptions options) {
     return underWriteGate(() -> {
       writeGate.lock();

@@ -54,6 +54,8 @@ final class GraphRoutes {
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::query));
     r.add(new Route("POST", "query/prepare", false, false, "Parse and type-check a read query; its result columns",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::prepare));
+    r.add(new Route("POST", "query/check", false, false, "Check every query of a .gq text: {queries: [{name, kind, rule?, line?, column?, message?}]}",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::check));
     r.add(new Route("POST", "query/explain", false, false, "The plan of a read query, as text",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::explain));
     r.add(new Route("GET", "schema", false, false, "The accepted schema source",
@@ -73,6 +75,8 @@ final class GraphRoutes {
         null, Exchange.JSON_TYPE, GraphRoutes::branches));
     r.add(new Route("POST", "branches", true, false, "Create a branch at a branch head or a commit ({name, from})",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::createBranch));
+    r.add(new Route("DELETE", "branches/{branch*}", true, false, "Delete a branch; never main",
+        null, Exchange.JSON_TYPE, GraphRoutes::deleteBranchByPath));
     r.add(new Route("POST", "branches/delete", true, false, "Delete a branch ({name}); never main",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::deleteBranch));
     r.add(new Route("GET", "recoveries", false, false, "The recovery audit, oldest first",
@@ -80,24 +84,34 @@ final class GraphRoutes {
     return List.copyOf(r);
   }
 
-  /** Only {@code main} exists until graph branches land; any other branch is not found. */
-  static void checkBranch(String branch) {
-    if (branch != null && !branch.equals("main")) {
-      throw new NotFoundException("no branch '" + branch + "' in this graph",
-          new ErrorDetail.Validation(null, null, "branch", "unknown_branch"));
+  /**
+   * For the routes that work on {@code main} only (loads, mutations, schema): another existing branch
+   * is a 400 (the engine has no branch writes yet), an unknown one a 404.
+   */
+  static void checkBranch(io.omnigraph.api.Graph graph, String branch) {
+    if (branch == null || branch.equals("main")) {
+      return;
     }
+    if (graph.branches().stream().anyMatch(b -> b.name().equals(branch))) {
+      throw new InvalidInputException("this route works on branch main only; writes to '" + branch
+          + "' are not served yet", new ErrorDetail.Validation(null, null, "branch", "branch_not_supported"));
+    }
+    throw new NotFoundException("no branch '" + branch + "' in this graph",
+        new ErrorDetail.Validation(null, null, "branch", "unknown_branch"));
   }
 
   private static void snapshot(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    checkBranch(x.queryParam("branch"));
-    List<CommitInfo> commits = x.graph.commits();
-    x.sendJson(200, Wire.snapshot(commits.get(0)));
+    String branch = x.queryParam("branch");
+    List<CommitInfo> commits = branch == null ? x.graph.commits() : x.graph.commits(branch);
+    ObjectNode o = Wire.snapshot(commits.get(0));
+    o.put("graph_branch", branch == null ? "main" : branch);
+    x.sendJson(200, o);
   }
 
   private static void schema(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    checkBranch(x.queryParam("branch"));
+    checkBranch(x.graph, x.queryParam("branch"));
     x.sendJson(200, Wire.schema(x.graph.schema()));
   }
 
@@ -135,7 +149,29 @@ final class GraphRoutes {
       throw new InvalidInputException("request field 'name' is required",
           new ErrorDetail.Validation(null, null, "name", "missing_field"));
     }
-    x.sendJson(200, branchJson(x.graph.createBranch(name, Exchange.text(body, "from"))));
+    String from = Exchange.text(body, "from");
+    ObjectNode o = branchJson(x.graph.createBranch(name, from));
+    o.put("uri", x.graph.uri());
+    o.put("from", from == null ? "main" : from);
+    if (x.actor != null) {
+      o.put("actor_id", x.actor);
+    }
+    x.sendJson(200, o);
+  }
+
+  /** {@code DELETE branches/{branch}}: the reference's spelling; answers {@code {uri, name, actor_id}}. */
+  private static void deleteBranchByPath(Exchange x) {
+    x.allowQueryParams(Set.of());
+    String name = x.pathValues.get("branch");
+    x.graph.deleteBranch(name);
+    ObjectNode o = Wire.object();
+    o.put("uri", x.graph.uri());
+    o.put("name", name);
+    o.put("deleted", name);
+    if (x.actor != null) {
+      o.put("actor_id", x.actor);
+    }
+    x.sendJson(200, o);
   }
 
   private static void deleteBranch(Exchange x) {
@@ -173,7 +209,7 @@ final class GraphRoutes {
     ObjectNode body = x.jsonBody(MUTATE_FIELDS);
     String query = Exchange.requiredText(body, "query", "query_source");
     String name = queryName(body, query);
-    checkBranch(Exchange.text(body, "branch"));
+    checkBranch(x.graph, Exchange.text(body, "branch"));
     QueryParams params = params(body);
     MutationOptions options = new MutationOptions(x.actor, Exchange.text(body, "message"),
         expected == null || expected.isBlank() ? null : expected.trim());
@@ -270,7 +306,7 @@ final class GraphRoutes {
     x.allowQueryParams(Set.of());
     ObjectNode body = x.jsonBody(Set.of("data", "branch", "from", "mode", "message"));
     String data = Exchange.requiredText(body, "data");
-    checkBranch(Exchange.text(body, "branch"));
+    checkBranch(x.graph, Exchange.text(body, "branch"));
     checkFrom(Exchange.text(body, "from"));
     LoadMode mode = mode(Exchange.text(body, "mode"));
     LoadResult r = x.graph.load(mode, new ByteArrayInputStream(data.getBytes(StandardCharsets.UTF_8)),
@@ -280,7 +316,7 @@ final class GraphRoutes {
 
   private static void loadNdjson(Exchange x) {
     x.allowQueryParams(Set.of("branch", "from", "mode", "message"));
-    checkBranch(x.queryParam("branch"));
+    checkBranch(x.graph, x.queryParam("branch"));
     checkFrom(x.queryParam("from"));
     LoadMode mode = mode(x.queryParam("mode"));
     LoadOptions options = loadOptions(x, x.queryParam("message"));

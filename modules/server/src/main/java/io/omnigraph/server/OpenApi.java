@@ -23,12 +23,12 @@ final class OpenApi {
     open(paths, "/openapi.json", "This document (no authentication)");
     op(paths.putObject("/graphs"), "get", "The graphs this server serves", null, Exchange.JSON_TYPE, List.of());
     for (Route r : routes) {
-      String path = "/graphs/{graph_id}/" + r.pattern();
+      String path = "/graphs/{graph_id}/" + r.pattern().replace("*}", "}");
       ObjectNode item = paths.has(path) ? (ObjectNode) paths.get(path) : paths.putObject(path);
       List<String> params = new java.util.ArrayList<>(List.of("graph_id"));
       for (String seg : r.segments()) {
         if (seg.startsWith("{")) {
-          params.add(seg.substring(1, seg.length() - 1));
+          params.add(seg.substring(1, seg.length() - 1).replace("*", ""));
         }
       }
       op(item, r.method().toLowerCase(java.util.Locale.ROOT), r.summary(), r.requestType(), r.responseType(), params);

@@ -74,6 +74,31 @@ final class QueryRoutes {
     x.sendJson(200, o);
   }
 
+  static void check(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("query", "query_source"));
+    String query = Exchange.requiredText(body, "query", "query_source");
+    ObjectNode o = Wire.object();
+    ArrayNode a = o.putArray("queries");
+    for (io.omnigraph.api.QueryDiagnostic d : x.graph.checkQueries(query)) {
+      ObjectNode n = a.addObject();
+      n.put("name", d.queryName());
+      n.put("kind", d.kind());
+      n.put("ok", d.ok());
+      if (d.rule() != null) {
+        n.put("rule", d.rule());
+        n.put("message", d.message());
+      }
+      if (d.line() != null) {
+        n.put("line", d.line());
+      }
+      if (d.column() != null) {
+        n.put("column", d.column());
+      }
+    }
+    x.sendJson(200, o);
+  }
+
   private static void columns(ArrayNode a, List<QueryResult.Column> columns) {
     for (QueryResult.Column c : columns) {
       a.addObject().put("name", c.name()).put("type", c.type()).put("nullable", c.nullable());

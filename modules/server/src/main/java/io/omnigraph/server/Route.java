@@ -33,12 +33,23 @@ record Route(String method, String pattern, boolean writes, boolean loadLimit, S
   /** @return the path values when {@code path} (split into segments) matches, else {@code null} */
   Map<String, String> match(List<String> path) {
     List<String> mine = segments();
-    if (mine.size() != path.size()) {
+    String last = mine.get(mine.size() - 1);
+    boolean rest = last.startsWith("{") && last.endsWith("*}");
+    if (rest ? path.size() < mine.size() : mine.size() != path.size()) {
       return null;
     }
     Map<String, String> values = new HashMap<>();
     for (int i = 0; i < mine.size(); i++) {
       String m = mine.get(i);
+      if (rest && i == mine.size() - 1) {
+        // {name*}: the rest of the path, slashes included (branch names have '/'-separated segments)
+        String value = String.join("/", path.subList(i, path.size()));
+        if (value.isEmpty() || path.subList(i, path.size()).contains("")) {
+          return null;
+        }
+        values.put(m.substring(1, m.length() - 2), value);
+        continue;
+      }
       if (m.startsWith("{") && m.endsWith("}")) {
         if (path.get(i).isEmpty()) {
           return null;

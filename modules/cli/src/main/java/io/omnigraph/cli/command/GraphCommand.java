@@ -43,12 +43,21 @@ abstract class GraphCommand {
    * @throws CliFailure a usage error for a key the root's adapter does not accept
    */
   final OpenOptions openOptions(String uri) {
+    if (graphOptions.server() != null) {
+      throw CliFailure.usage("this command works on a storage root directly; --server serves load, mutate, export,"
+          + " commit list/show, schema show and recoveries");
+    }
     StorageOptionKeys.check(uri, graphOptions.options());
     return new OpenOptions(graphOptions.options());
   }
 
   /** Opens the graph named by {@code positional} or {@code --store}. */
   final Graph open(String positional) {
+    if (graphOptions.server() != null) {
+      String token = terminal().env().get(GraphOptions.TOKEN_ENV);
+      return io.omnigraph.client.HttpGraph.connect(java.net.URI.create(graphOptions.server()), graphOptions.graphId(positional),
+          token == null || token.isBlank() ? null : token);
+    }
     String uri = uri(positional);
     return Omnigraph.open(uri, openOptions(uri));
   }

@@ -71,8 +71,8 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       positionalUri = positionals.get(0);
       positionalName = positionals.get(1);
     } else if (positionals.size() == 1) {
-      // One argument is the graph unless the graph comes from --store and no --name was given.
-      if (graphOptions.store != null && name == null) {
+      // One argument is the graph unless the graph comes from --store (or --graph) and no --name was given.
+      if ((graphOptions.store != null || graphOptions.graph != null) && name == null) {
         positionalName = positionals.get(0);
       } else {
         positionalUri = positionals.get(0);

@@ -3,12 +3,13 @@ package io.omnigraph.engine.load;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.engine.schema.CompiledSchema;
-import io.omnigraph.engine.validate.CommittedGraphView;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.validate.GraphRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -51,7 +52,7 @@ public final class GraphLoader {
 
   private final CompiledSchema schema;
   private final LoadMode mode;
-  private final CommittedGraphView committed;
+  private final GraphSnapshot committed;
   private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
   private long maxRowsPerTable = Long.MAX_VALUE;
   private LongConsumer progress = n -> {};
@@ -65,12 +66,24 @@ public final class GraphLoader {
   /**
    * @param schema the accepted schema
    * @param mode append, merge or overwrite
-   * @param committed the committed graph state the load is prepared against
+   * @param committed the snapshot the load is prepared against (its rows count for the graph rules)
    */
-  public GraphLoader(CompiledSchema schema, LoadMode mode, CommittedGraphView committed) {
+  public GraphLoader(CompiledSchema schema, LoadMode mode, GraphSnapshot committed) {
     this.schema = Objects.requireNonNull(schema, "schema");
     this.mode = Objects.requireNonNull(mode, "mode");
     this.committed = Objects.requireNonNull(committed, "committed");
+  }
+
+  /**
+   * A loader validating against a graph with no committed rows (the input alone).
+   *
+   * @param schema the accepted schema
+   * @param mode append, merge or overwrite
+   */
+  public GraphLoader(CompiledSchema schema, LoadMode mode) {
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.mode = Objects.requireNonNull(mode, "mode");
+    this.committed = null;
   }
 
   /**
@@ -195,7 +208,8 @@ public final class GraphLoader {
       }
       progress.accept(nonBlank);
       List<TableRows> ordered = tables.finishReading();
-      GraphRules.checkPending(ordered, schema.catalog().edges(), committed, mode == LoadMode.OVERWRITE);
+      GraphRules.checkPending(ordered, schema.catalog().edges(), committed, table -> Set.of(),
+          mode == LoadMode.OVERWRITE);
       for (TableRows t : ordered) {
         t.flushRest();
       }

@@ -10,6 +10,7 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.validate.PendingRows;
 import io.omnigraph.engine.validate.Site;
 import io.omnigraph.engine.value.ArrowValues;
+import io.omnigraph.engine.value.UniqueTuples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -342,17 +343,9 @@ public final class TableRows implements AutoCloseable, PendingRows {
       if (v == null) {
         return null;
       }
-      tuple.add(v instanceof float[] fl ? floatList(fl) : v);
+      tuple.add(UniqueTuples.normalize(v));
     }
     return tuple;
-  }
-
-  private static List<Float> floatList(float[] f) {
-    List<Float> l = new ArrayList<>(f.length);
-    for (float x : f) {
-      l.add(x);
-    }
-    return l;
   }
 
   private void flush() {

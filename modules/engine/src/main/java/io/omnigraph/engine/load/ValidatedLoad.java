@@ -8,7 +8,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * The outcome of reading and validating one NDJSON load: every touched table with its rows, node
  * tables first (schema order), then edge tables. Every row has passed per-value checks, key and
  * id derivation, duplicate-id, {@code @unique}, referential-integrity and {@code @card} checks
- * against this load plus the {@link io.omnigraph.engine.validate.CommittedGraphView}; what remains for the engine is the
+ * against this load plus the {@link io.omnigraph.engine.snapshot.GraphSnapshot} it was prepared against; what remains for the engine is the
  * strict-insert key conflict against committed rows (append) and the write itself.
  *
  * <p>Holds the tables' Arrow memory until {@link #close()}.

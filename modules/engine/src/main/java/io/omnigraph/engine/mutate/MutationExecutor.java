@@ -152,7 +152,7 @@ public final class MutationExecutor {
     for (PendingRowsView t : tables) {
       values.checkRows(t, t.properties(), t::values);
     }
-    GraphRules.checkPending(tables, staging.schema().catalog().edges(), new MutationCommittedView(staging), false);
+    GraphRules.checkPending(tables, staging.schema().catalog().edges(), staging.committed(), staging::deletedIds, false);
   }
 
   private void validateDeletes() {
@@ -164,7 +164,7 @@ public final class MutationExecutor {
       Set<String> sources = new LinkedHashSet<>(bySource.keySet());
       // A deleted source node takes all its edges with it; it has no count to keep.
       sources.removeAll(staging.deletedIds("node:" + e.fromType()));
-      GraphRules.checkCardinality(e, sources, new MutationCommittedView(staging),
+      GraphRules.checkCardinality(e, sources, staging.committed(), staging::deletedIds,
           new Site.Statement(plan.queryName(), SourcePos.NONE));
     }
   }

@@ -43,7 +43,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>The first touch of a table captures its published entry from the {@link GraphSnapshot}
  * cut: that version is the one every read sees and the one the staged transaction is prepared
- * against. Reads ({@link #matchRows}, {@link #committedHolders}) combine
+ * against. Reads ({@link #matchRows}, {@link #matchCommittedIds}) combine
  * committed rows (a Lance scan with the rendered filter) with the pending rows (the same filter
  * evaluated in memory); a pending row shadows the committed row with its id.
  *
@@ -277,42 +277,6 @@ public final class MutationStaging implements AutoCloseable {
         String id = text(ids, i);
         if (!gone.contains(id)) {
           out.put(id, src == null ? null : text(src, i));
-        }
-      }
-    });
-    return out;
-  }
-
-  /**
-   * Committed holders of {@code @unique} tuples that this query did not rewrite.
-   *
-   * @param filter selects the committed rows that may hold one of the tuples
-   * @param columns the constraint's columns
-   * @return tuple → committed ids holding it
-   */
-  Map<List<Object>, Set<String>> committedHolders(PendingTable t, RowFilter filter, List<String> columns,
-      Set<List<Object>> tuples) {
-    Map<List<Object>, Set<String>> out = new HashMap<>();
-    List<String> projection = new ArrayList<>();
-    projection.add("id");
-    projection.addAll(columns);
-    Map<String, Property> byName = new HashMap<>();
-    t.properties().forEach(q -> byName.put(q.name(), q));
-    committed.scan(t.spec().tableKey(), projection, filter, batch -> {
-      VarCharVector ids = (VarCharVector) batch.getVector("id");
-      for (int i = 0; i < batch.getRowCount(); i++) {
-        String id = text(ids, i);
-        if (t.contains(id)) {
-          continue; // rewritten by this query: judged by its pending values
-        }
-        List<Object> tuple = new ArrayList<>(columns.size());
-        for (String c : columns) {
-          Property q = byName.get(c);
-          FieldVector v = batch.getVector(c);
-          tuple.add(q == null ? text((VarCharVector) v, i) : UniqueTuples.normalize(ArrowValues.get(v, q.type(), i)));
-        }
-        if (tuples.contains(tuple)) {
-          out.computeIfAbsent(tuple, k -> new LinkedHashSet<>()).add(id);
         }
       }
     });

@@ -6,6 +6,7 @@ import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.validate.PendingRows;
 import io.omnigraph.engine.validate.Site;
+import io.omnigraph.engine.value.UniqueTuples;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -45,6 +45,39 @@ public final class GraphReads {
     return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read));
   }
 
+  /** Type-checks every query of a file; see {@link io.omnigraph.api.Graph#checkQueries}. Pure. */
+  public static List<io.omnigraph.api.QueryDiagnostic> checkAll(CompiledSchema schema, String gqText) {
+    Objects.requireNonNull(gqText, "gqText");
+    List<io.omnigraph.api.QueryDiagnostic> out = new ArrayList<>();
+    QueryAst.File file;
+    try {
+      file = GqCompiler.parse(gqText);
+    } catch (QueryException e) {
+      out.add(diagnostic(null, null, e));
+      return out;
+    }
+    for (QueryAst.QueryDecl d : file.queries()) {
+      String kind = d.body() instanceof QueryAst.ReadBody ? "read" : "mutation";
+      try {
+        CheckedQuery q = GqCompiler.check(schema.catalog(), d);
+        if (q instanceof CheckedRead r) {
+          ReadPlan.columns(schema.catalog(), r);
+        }
+        out.add(io.omnigraph.api.QueryDiagnostic.ok(d.name(), kind));
+      } catch (QueryException e) {
+        out.add(diagnostic(d.name(), kind, e));
+      } catch (InvalidInputException e) {
+        out.add(new io.omnigraph.api.QueryDiagnostic(d.name(), kind, "unsupported_query", null, null, e.getMessage()));
+      }
+    }
+    return out;
+  }
+
+  private static io.omnigraph.api.QueryDiagnostic diagnostic(String name, String kind, QueryException e) {
+    return new io.omnigraph.api.QueryDiagnostic(name, kind, e.code().rule(), e.line() > 0 ? (long) e.line() : null,
+        e.line() > 0 ? (long) e.column() : null, e.getMessage());
+  }
+
   private static CheckedRead check(CompiledSchema schema, String gqText, String queryName) {
     try {
       CheckedQuery checked = GqCompiler.compile(schema.catalog(), gqText, queryName);

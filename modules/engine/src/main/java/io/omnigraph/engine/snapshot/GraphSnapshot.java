@@ -1,6 +1,8 @@
 package io.omnigraph.engine.snapshot;
 
 import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.engine.gq.ColumnRef;
+import io.omnigraph.engine.gq.QueryAst.CompOp;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.plan.RowFilter;
@@ -12,8 +14,8 @@ import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.TableSnapshot;
-import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.value.ArrowValues;
+import io.omnigraph.engine.value.UniqueTuples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,11 +41,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>Lookups report storage failures as {@link io.omnigraph.api.OmnigraphException}s; they never
  * return partial answers.
  */
-public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
+public final class GraphSnapshot implements AutoCloseable {
   /** The type of an edge's {@code src} and {@code dst} columns (node ids). */
   private static final PropertyType ENDPOINT = new PropertyType.Scalar(ScalarKind.STRING);
   /** At most this many values per {@code IN} filter of one scan. */
   private static final int IN_LIST_MAX = 1024;
+  /** Above this many multi-column tuples a {@code @unique} probe scans the table instead of filtering. */
+  private static final int UNIQUE_FILTER_TUPLES = 256;
 
   private final GraphRef ref;
   private final ManifestState state;
@@ -138,12 +142,16 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
   }
 
   /**
-   * Finds the rows holding {@code @unique} tuples.
+   * Finds the rows holding {@code @unique} tuples. The scan is narrowed by a filter on the tuples'
+   * values where one can be rendered (an {@code IN} list for one column, an {@code OR} of
+   * conjunctions for up to {@value #UNIQUE_FILTER_TUPLES} multi-column tuples) and every scanned row
+   * is then compared exactly, so the filter only saves reading rows that cannot match.
    *
    * @param tableKey {@code node:T} or {@code edge:E}
    * @param columns the constraint's columns (properties, or {@code src}/{@code dst} on edges)
-   * @param tuples candidate tuples, values in the loader's representation
-   * @return tuple → ids of the rows holding it (absent = none)
+   * @param tuples candidate tuples, values in the representation of {@link io.omnigraph.engine.value.Scalars}
+   *     (vectors and blobs as {@link UniqueTuples#normalize} makes them comparable)
+   * @return tuple → ids of the rows holding it (absent = none); the sets are the caller's to modify
    */
   public Map<List<Object>, Set<String>> uniqueHolders(String tableKey, List<String> columns,
       Set<List<Object>> tuples) {
@@ -155,21 +163,62 @@ public final class GraphSnapshot implements AutoCloseable, CommittedGraphView {
     List<String> projection = new ArrayList<>();
     projection.add("id");
     projection.addAll(columns);
-    scan(tableKey, projection, (LanceFilter) null, batch -> {
+    scan(tableKey, projection, uniqueProbe(columns, types, tuples), batch -> {
       VarCharVector id = (VarCharVector) batch.getVector("id");
       List<FieldVector> cols = columns.stream().map(batch::getVector).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
         List<Object> tuple = new ArrayList<>(cols.size());
         for (int c = 0; c < cols.size(); c++) {
-          // The loader's representation (e.g. DateTime as epoch millis), so tuples compare equal.
-          tuple.add(ArrowValues.get(cols.get(c), types.get(c), i));
+          // The value representation (e.g. DateTime as epoch millis), so tuples compare equal.
+          tuple.add(UniqueTuples.normalize(ArrowValues.get(cols.get(c), types.get(c), i)));
         }
         if (tuples.contains(tuple)) {
-          out.computeIfAbsent(tuple, k -> new HashSet<>()).add(text(id, i));
+          out.computeIfAbsent(tuple, k -> new LinkedHashSet<>()).add(text(id, i));
         }
       }
     });
     return out;
+  }
+
+  /**
+   * A filter selecting the rows that may hold one of the tuples, or TRUE when it cannot be narrowed
+   * (a column type a filter cannot compare, a NaN member, too many multi-column tuples).
+   */
+  private static RowFilter uniqueProbe(List<String> names, List<PropertyType> types, Set<List<Object>> tuples) {
+    List<ColumnRef> columns = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      PropertyType t = types.get(i);
+      ColumnRef c = new ColumnRef(names.get(i), t, true);
+      if (c.scalarKind() == null || c.scalarKind() == ScalarKind.BLOB || t instanceof PropertyType.ListOf
+          || t instanceof PropertyType.VectorOf) {
+        return new RowFilter.Constant(true);
+      }
+      columns.add(c);
+    }
+    for (List<Object> tp : tuples) {
+      for (Object v : tp) {
+        if (v instanceof Float f && f.isNaN() || v instanceof Double d && d.isNaN()) {
+          return new RowFilter.Constant(true); // NaN equals NaN here, never in a filter
+        }
+      }
+    }
+    if (columns.size() == 1) {
+      List<Object> values = new ArrayList<>();
+      tuples.forEach(tp -> values.add(tp.get(0)));
+      return new RowFilter.In(columns.get(0), values);
+    }
+    if (tuples.size() > UNIQUE_FILTER_TUPLES) {
+      return new RowFilter.Constant(true);
+    }
+    List<RowFilter> any = new ArrayList<>();
+    for (List<Object> tp : tuples) {
+      List<RowFilter> all = new ArrayList<>();
+      for (int i = 0; i < columns.size(); i++) {
+        all.add(new RowFilter.Compare(columns.get(i), CompOp.EQ, tp.get(i)));
+      }
+      any.add(new RowFilter.And(all));
+    }
+    return new RowFilter.Or(any);
   }
 
   /**

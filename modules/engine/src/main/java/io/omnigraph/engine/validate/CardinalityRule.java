@@ -21,7 +21,7 @@ final class CardinalityRule {
    * @param edges pending rows of an edge type with bounds
    * @param committed the committed graph, or null when the edge type's committed rows are replaced
    */
-  static void checkPending(PendingRows edges, CommittedGraphView committed) {
+  static void checkPending(PendingRows edges, Committed committed) {
     EdgeType e = edges.edgeType();
     Map<String, Long> pendingCount = new LinkedHashMap<>();
     Map<String, Integer> last = new HashMap<>();
@@ -50,7 +50,7 @@ final class CardinalityRule {
    * @param committed the committed graph
    * @param site where a violation is reported
    */
-  static void checkCommitted(EdgeType e, Set<String> sources, CommittedGraphView committed, Site site) {
+  static void checkCommitted(EdgeType e, Set<String> sources, Committed committed, Site site) {
     Map<String, Long> counts = sources.isEmpty() ? Map.of() : committed.outgoingEdgeCounts(e.name(), sources, Set.of());
     for (String s : sources) {
       long count = counts.getOrDefault(s, 0L);

@@ -24,7 +24,7 @@ final class EndpointRule {
    * @param src true for the {@code src} endpoints, false for {@code dst}
    * @param committed the committed graph, or null when the node type's committed rows are replaced
    */
-  static void check(PendingRows edges, PendingRows nodes, String nodeType, boolean src, CommittedGraphView committed) {
+  static void check(PendingRows edges, PendingRows nodes, String nodeType, boolean src, Committed committed) {
     Set<String> unresolved = new LinkedHashSet<>();
     for (int k = 0; k < edges.size(); k++) {
       if (nodes == null || !edges.endpointIn(k, src, nodes)) {
@@ -56,7 +56,7 @@ final class EndpointRule {
    * @param committed the committed graph
    */
   static void checkOrphans(Map<String, ? extends PendingRows> replaced, Collection<EdgeType> edgeTypes,
-      CommittedGraphView committed) {
+      Committed committed) {
     for (PendingRows nodes : replaced.values()) {
       if (nodes.edgeType() != null) {
         continue;

@@ -1,11 +1,13 @@
 package io.omnigraph.engine.validate;
 
 import io.omnigraph.engine.schema.EdgeType;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The graph rules across rows, over "pending changes + committed snapshot": {@code @unique}, edge
@@ -15,8 +17,11 @@ import java.util.Set;
  * whose detail names the {@link ConstraintRule} and the {@link Site} of the offending row.
  *
  * <p>Used by the loader and the mutation executor (and, later, by merge and migration). Each
- * caller supplies its pending rows ({@link PendingRows}) and the committed side ({@link
- * CommittedGraphView}: the snapshot the write is prepared against, minus what the write deletes).
+ * caller supplies its pending rows ({@link PendingRows}), the {@link GraphSnapshot} the write is
+ * prepared against, and the committed ids the write deletes (they no longer count: a deleted node
+ * is no endpoint, a deleted edge no longer counts for {@code @card}, a deleted row holds no
+ * {@code @unique} value). Committed rows that pending rows rewrite (same id) are judged by their
+ * pending values.
  */
 public final class GraphRules {
   private GraphRules() {}
@@ -26,18 +31,21 @@ public final class GraphRules {
    *
    * @param tables the tables with pending rows, in checking order
    * @param edgeTypes every edge type of the schema (for the orphan check)
-   * @param committed the committed graph the write is prepared against
+   * @param committed the committed graph the write is prepared against, or null when there is none
+   *     (every lookup then finds nothing)
+   * @param deleted table key → the committed ids the write deletes
    * @param replacesCommitted true when the pending rows replace the committed rows of their tables
    *     (an overwrite load): those committed rows are then ignored, and committed edges of other
    *     types must not point at replaced nodes that do not survive
    * @throws io.omnigraph.api.InvalidInputException the first violation
    */
   public static void checkPending(List<? extends PendingRows> tables, Collection<EdgeType> edgeTypes,
-      CommittedGraphView committed, boolean replacesCommitted) {
+      GraphSnapshot committed, Function<String, Set<String>> deleted, boolean replacesCommitted) {
+    Committed base = committed == null ? null : new Committed(committed, deleted);
     Map<String, PendingRows> byKey = new LinkedHashMap<>();
     tables.forEach(t -> byKey.put(t.tableKey(), t));
     for (PendingRows t : tables) {
-      UniqueRule.check(t, replacesCommitted ? null : committed);
+      UniqueRule.check(t, replacesCommitted ? null : base);
     }
     for (PendingRows t : tables) {
       EdgeType e = t.edgeType();
@@ -46,16 +54,16 @@ public final class GraphRules {
           String nodeType = src ? e.fromType() : e.toType();
           String nodeKey = "node:" + nodeType;
           boolean replaced = replacesCommitted && byKey.containsKey(nodeKey);
-          EndpointRule.check(t, byKey.get(nodeKey), nodeType, src, replaced ? null : committed);
+          EndpointRule.check(t, byKey.get(nodeKey), nodeType, src, replaced ? null : base);
         }
       }
     }
-    if (replacesCommitted) {
-      EndpointRule.checkOrphans(byKey, edgeTypes, committed);
+    if (replacesCommitted && base != null) {
+      EndpointRule.checkOrphans(byKey, edgeTypes, base);
     }
     for (PendingRows t : tables) {
       if (t.edgeType() != null && !t.edgeType().cardinality().isUnbounded()) {
-        CardinalityRule.checkPending(t, replacesCommitted ? null : committed);
+        CardinalityRule.checkPending(t, replacesCommitted ? null : base);
       }
     }
   }
@@ -66,11 +74,13 @@ public final class GraphRules {
    *
    * @param e an edge type
    * @param sources source node ids, in reporting order
-   * @param committed the committed graph minus what the write deletes
+   * @param committed the committed graph the write is prepared against
+   * @param deleted table key → the committed ids the write deletes
    * @param site where a violation is reported
    * @throws io.omnigraph.api.InvalidInputException the first source out of bounds
    */
-  public static void checkCardinality(EdgeType e, Set<String> sources, CommittedGraphView committed, Site site) {
-    CardinalityRule.checkCommitted(e, sources, committed, site);
+  public static void checkCardinality(EdgeType e, Set<String> sources, GraphSnapshot committed,
+      Function<String, Set<String>> deleted, Site site) {
+    CardinalityRule.checkCommitted(e, sources, new Committed(committed, deleted), site);
   }
 }

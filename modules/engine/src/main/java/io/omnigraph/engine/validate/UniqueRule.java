@@ -21,7 +21,7 @@ final class UniqueRule {
    * @param t the pending rows of one table
    * @param committed the committed graph, or null when the table's committed rows are being replaced
    */
-  static void check(PendingRows t, CommittedGraphView committed) {
+  static void check(PendingRows t, Committed committed) {
     List<Constraint.Unique> uniques = t.uniques();
     for (int c = 0; c < uniques.size(); c++) {
       Constraint.Unique u = uniques.get(c);

@@ -6,7 +6,6 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;
-import io.omnigraph.engine.validate.CommittedGraphView;
 import io.omnigraph.engine.value.ArrowValues;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -63,7 +62,7 @@ class ExportRoundTripTest {
   }
 
   static String roundTrip(String ndjson) throws IOException {
-    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.OVERWRITE, CommittedGraphView.EMPTY)
+    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.OVERWRITE)
         .load(new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (BufferAllocator a = new RootAllocator(); NdjsonExporter ex = new NdjsonExporter(COMPILED, out)) {
@@ -108,7 +107,7 @@ class ExportRoundTripTest {
     for (int i = 0; i < 7; i++) {
       in.append("{\"type\":\"Free\",\"data\":{\"id\":\"f").append(i).append("\",\"text\":\"t\"}}\n");
     }
-    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY)
+    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.APPEND)
         .load(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)));
     try (BufferAllocator a = new RootAllocator()) {
       List<VectorSchemaRoot> batches = ArrowRows.toBatches(load.table("node:Free").orElseThrow(), a, 3);
@@ -128,7 +127,7 @@ class ExportRoundTripTest {
 
   @Test
   void arrowCellsReadBackAsTheLoaderValues() throws Exception {
-    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.APPEND, CommittedGraphView.EMPTY).load(new ByteArrayInputStream((
+    ValidatedLoad load = new GraphLoader(COMPILED, LoadMode.APPEND).load(new ByteArrayInputStream((
         "{\"type\":\"Thing\",\"data\":{\"k\":\"a\",\"b\":false,\"i\":-7,\"l\":5,\"u\":4294967295,\"ul\":18446744073709551615,"
             + "\"f\":0.25,\"d\":2.5,\"day\":\"2000-01-01\",\"ts\":5,\"v\":[1,2],\"li\":[4],\"ls\":[\"q\"],\"e\":\"red\",\"blob\":\"base64:AQ==\"}}\n"
             + "{\"type\":\"Thing\",\"data\":{\"k\":\"b\"}}").getBytes(StandardCharsets.UTF_8)));

@@ -1,14 +1,14 @@
-package io.omnigraph.engine.mutate;
+package io.omnigraph.engine.value;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Value normalization for {@code @unique} tuple comparison (arrays compare by content). */
-final class UniqueTuples {
+public final class UniqueTuples {
   private UniqueTuples() {}
 
   /** @return {@code v}, with a vector ({@code float[]}) turned into a list so equals compares content */
-  static Object normalize(Object v) {
+  public static Object normalize(Object v) {
     if (v instanceof float[] f) {
       List<Float> l = new ArrayList<>(f.length);
       for (float x : f) {

@@ -1,0 +1,271 @@
+package io.omnigraph.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.conformance.graph.GraphContract;
+import io.omnigraph.server.OmnigraphServer;
+import io.omnigraph.server.Tokens;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Load and fault tests of the server on loopback (docs/server.md, "Load and fault tests"). Tagged
+ * {@code load}: not part of the default build. Sizes come from system properties so the same tests
+ * run small (proof that they work) and at full size (the coordinator's quiet-machine measurement):
+ *
+ * <pre>
+ * ./mvnw -q -pl graph-contract-tests -am test -Dgraph.contract.excludedGroups= -Dgroups=load \
+ *   -Dtest=ServerLoadTest -Dsurefire.failIfNoSpecifiedTests=false \
+ *   -Domnigraph.load.seconds=60 -Domnigraph.load.concurrency=16 -Domnigraph.ingest.rows=1000000
+ * </pre>
+ */
+@Tag("load")
+class ServerLoadTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String TOKEN = "load-token";
+  static final int BATCH = Integer.getInteger("omnigraph.ingest.batch", 8192);
+
+  @TempDir Path tmp;
+
+  /** Mixed reads and 1-row mutations at fixed concurrency: throughput, p50/p99, and no 5xx. */
+  @Test
+  void mixedReadsAndOneRowMutationsAtFixedConcurrency() throws Exception {
+    int seconds = Integer.getInteger("omnigraph.load.seconds", 3);
+    int concurrency = Integer.getInteger("omnigraph.load.concurrency", 4);
+    try (Graph graph = Omnigraph.init(tmp.resolve("g").toString(), GraphContract.SCHEMA);
+        OmnigraphServer server = OmnigraphServer.builder().bind("127.0.0.1", 0).graph("g", graph)
+            .tokens(Tokens.of(Map.of("load", TOKEN))).maxInFlightPerActor(concurrency).errorLog(System.err::println).start()) {
+      graph.load(LoadMode.APPEND, new java.io.ByteArrayInputStream(GraphContract.DATA.getBytes(StandardCharsets.UTF_8)),
+          LoadOptions.defaults());
+      URI u = server.uri();
+      String read = "{\"query\":" + JSON.writeValueAsString(
+          "query q() { match { $a: Author } return { $a.handle, $a.name } order { $a.handle } limit 10 }") + "}";
+      long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+      AtomicLong seq = new AtomicLong();
+      ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+      List<Future<long[][]>> workers = new ArrayList<>();
+      for (int w = 0; w < concurrency; w++) {
+        workers.add(pool.submit(() -> {
+          List<Long> reads = new ArrayList<>();
+          List<Long> writes = new ArrayList<>();
+          long serverErrors = 0;
+          long other = 0;
+          while (System.nanoTime() < end) {
+            long n = seq.incrementAndGet();
+            boolean write = n % 2 == 0;
+            String body = write ? "{\"query\":" + JSON.writeValueAsString(GraphContract.MUTATIONS)
+                + ",\"name\":\"add_author\",\"params\":{\"handle\":\"w" + n + "\",\"name\":\"n\"}}" : read;
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = Http.postJson(u, write ? "/graphs/g/mutate" : "/graphs/g/query", TOKEN, body);
+            long t = System.nanoTime() - t0;
+            if (r.statusCode() >= 500) {
+              serverErrors++;
+              System.err.println("5xx: " + r.body());
+            } else if (r.statusCode() != 200) {
+              other++;
+            }
+            (write ? writes : reads).add(t);
+          }
+          return new long[][] {toArray(reads), toArray(writes), {serverErrors, other}};
+        }));
+      }
+      List<Long> reads = new ArrayList<>();
+      List<Long> writes = new ArrayList<>();
+      long serverErrors = 0;
+      long other = 0;
+      for (Future<long[][]> f : workers) {
+        long[][] r = f.get();
+        Arrays.stream(r[0]).forEach(reads::add);
+        Arrays.stream(r[1]).forEach(writes::add);
+        serverErrors += r[2][0];
+        other += r[2][1];
+      }
+      pool.shutdown();
+      System.out.printf("server load: %d s, concurrency %d: %d reads (%.1f/s, p50 %.1f ms, p99 %.1f ms),"
+              + " %d 1-row mutations (%.1f/s, p50 %.1f ms, p99 %.1f ms), 5xx %d, other non-200 %d%n",
+          seconds, concurrency, reads.size(), reads.size() / (double) seconds, pct(reads, 50), pct(reads, 99),
+          writes.size(), writes.size() / (double) seconds, pct(writes, 50), pct(writes, 99), serverErrors, other);
+      assertThat(serverErrors).isZero();
+      assertThat(other).isZero();
+      assertThat(reads).isNotEmpty();
+      assertThat(writes).isNotEmpty();
+      // every acknowledged 1-row mutation is one commit (plus genesis and the seed load)
+      assertThat(graph.commits()).hasSize(writes.size() + 2);
+    }
+  }
+
+  /** N rows in bounded NDJSON requests (each one load, one commit), all present at the end. */
+  @Test
+  void ingestInBoundedRequests() throws Exception {
+    int rows = Integer.getInteger("omnigraph.ingest.rows", 20_000);
+    try (Graph graph = Omnigraph.init(tmp.resolve("g").toString(), GraphContract.SCHEMA);
+        OmnigraphServer server = OmnigraphServer.builder().bind("127.0.0.1", 0).graph("g", graph)
+            .tokens(Tokens.of(Map.of("load", TOKEN))).errorLog(System.err::println).start()) {
+      long t0 = System.nanoTime();
+      int requests = 0;
+      for (int start = 0; start < rows; start += BATCH) {
+        HttpResponse<String> r = postBatch(server.uri(), start, Math.min(BATCH, rows - start));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        requests++;
+      }
+      double s = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("server ingest: %d rows in %d requests in %.1f s (%.0f rows/s)%n", rows, requests, s, rows / s);
+      assertThat(graph.commits()).hasSize(requests + 1);
+      assertThat(exportedHandles(graph)).hasSize(rows);
+    }
+  }
+
+  /**
+   * SIGKILL of a server (a real child JVM) during ingest: after a restart (whose open runs the
+   * recovery sweep) every acknowledged request is present in full, and no request is partly present.
+   */
+  @Test
+  void sigkillDuringIngestLosesNoAcknowledgedRequestAndPublishesNoPartialOne() throws Exception {
+    int requests = Integer.getInteger("omnigraph.fault.requests", 12);
+    int perRequest = Integer.getInteger("omnigraph.fault.rows", 2000);
+    Path root = tmp.resolve("g");
+    Omnigraph.init(root.toString(), GraphContract.SCHEMA).close();
+    Process server = startServer(root);
+    URI u = listenAddress(server);
+    List<Integer> acknowledged = new ArrayList<>();
+    Thread killer = new Thread(() -> {
+      try {
+        Thread.sleep(Long.getLong("omnigraph.fault.killAfterMs", 4000));
+      } catch (InterruptedException e) {
+        return;
+      }
+      server.destroyForcibly(); // SIGKILL
+    });
+    killer.start();
+    for (int req = 0; req < requests; req++) {
+      try {
+        HttpResponse<String> r = postBatch(u, req * perRequest, perRequest);
+        if (r.statusCode() == 200) {
+          acknowledged.add(req);
+        } else {
+          break;
+        }
+      } catch (AssertionError connectionLost) {
+        break;
+      }
+    }
+    killer.join();
+    server.waitFor(30, TimeUnit.SECONDS);
+    System.out.printf("server fault: %d of %d requests acknowledged before SIGKILL%n", acknowledged.size(), requests);
+
+    Process restarted = startServer(root);
+    try {
+      URI u2 = listenAddress(restarted);
+      assertThat(Http.get(u2, "/graphs/g/commits", TOKEN).statusCode()).isEqualTo(200);
+    } finally {
+      restarted.destroyForcibly();
+      restarted.waitFor(30, TimeUnit.SECONDS);
+    }
+    try (Graph graph = Omnigraph.open(root.toString())) {
+      Set<String> present = exportedHandles(graph);
+      for (int req = 0; req < requests; req++) {
+        int have = 0;
+        for (int i = 0; i < perRequest; i++) {
+          if (present.contains("r" + (req * perRequest + i))) {
+            have++;
+          }
+        }
+        assertThat(have).as("rows of request %d", req).isIn(0, perRequest);
+        if (acknowledged.contains(req)) {
+          assertThat(have).as("acknowledged request %d", req).isEqualTo(perRequest);
+        }
+      }
+      // one commit per request that is present, plus genesis
+      assertThat(graph.commits()).hasSize(present.size() / perRequest + 1);
+    }
+  }
+
+  private static Process startServer(Path root) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", System.getProperty("java.class.path"),
+        ServerMain.class.getName(), root.toString(), TOKEN);
+    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    return pb.start();
+  }
+
+  private static URI listenAddress(Process p) throws Exception {
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = out.readLine()) != null) {
+      if (line.startsWith("OMNIGRAPH_LISTEN_ADDR=")) {
+        return URI.create("http://" + line.substring("OMNIGRAPH_LISTEN_ADDR=".length()));
+      }
+    }
+    throw new AssertionError("the server exited before listening: " + p.waitFor());
+  }
+
+  private static HttpResponse<String> postBatch(URI u, int start, int count) {
+    StringBuilder b = new StringBuilder(count * 64);
+    for (int i = start; i < start + count; i++) {
+      b.append("{\"type\":\"Author\",\"data\":{\"handle\":\"r").append(i).append("\",\"name\":\"row ").append(i)
+          .append("\",\"born\":").append(1900 + i % 100).append("}}\n");
+    }
+    try {
+      return Http.CLIENT.send(HttpRequest.newBuilder(u.resolve("/graphs/g/load/ndjson?mode=merge"))
+          .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/x-ndjson")
+          .timeout(Duration.ofMinutes(5)).POST(HttpRequest.BodyPublishers.ofString(b.toString())).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Set<String> exportedHandles(Graph graph) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    graph.export(out);
+    Set<String> handles = new HashSet<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isBlank()) {
+        JsonNode n = JSON.readTree(line);
+        handles.add(n.path("data").path("handle").asText());
+      }
+    }
+    return handles;
+  }
+
+  private static long[] toArray(List<Long> l) {
+    return l.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  private static double pct(List<Long> nanos, int p) {
+    if (nanos.isEmpty()) {
+      return 0;
+    }
+    long[] a = toArray(nanos);
+    Arrays.sort(a);
+    return a[Math.min(a.length - 1, (int) Math.ceil(p / 100.0 * a.length) - 1)] / 1e6;
+  }
+}
