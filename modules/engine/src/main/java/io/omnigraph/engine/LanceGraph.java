@@ -12,11 +12,14 @@ import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.engine.export.GraphExport;
+import io.omnigraph.engine.load.GraphLoad;
 import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.mutate.GraphMutation;
 import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.recovery.RecoveryAudit;
 import io.omnigraph.engine.recovery.RecoverySweep;
@@ -30,6 +33,7 @@ import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.RecoveryGate;
+import io.omnigraph.engine.write.WriteContext;
 import io.omnigraph.engine.write.WriteGates;
 import io.omnigraph.engine.write.WriteLease;
 import java.io.IOException;
@@ -117,7 +121,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(this, branch, mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(writeContext(), branch, mode, options).run(ndjson));
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -198,7 +202,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(this, branch, options).run(plan);
+        return new GraphMutation(writeContext(), branch, options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -374,5 +378,10 @@ final class LanceGraph implements Graph {
   /** @return the effect + publish half shared by every writer */
   GraphWrite writer() {
     return writer;
+  }
+
+  /** @return what a load or a mutation needs of this handle (the test seams are read per attempt) */
+  WriteContext writeContext() {
+    return new WriteContext(tables, snapshots, writer, () -> beforeEffectWindow.run(), () -> newRowId.get());
   }
 }

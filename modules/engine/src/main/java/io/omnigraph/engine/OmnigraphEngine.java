@@ -4,7 +4,6 @@ import io.omnigraph.api.CleanupResult;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.RecoveryOutcome;
 import io.omnigraph.engine.manifest.ManifestPublisher;
-import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,17 +16,15 @@ import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.OpenOptions;
 import io.omnigraph.engine.manifest.ManifestStore;
-import io.omnigraph.engine.manifest.TableIdentity;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.SchemaException;
-import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.snapshot.GraphInit;
 import io.omnigraph.engine.snapshot.SchemaFiles;
 import io.omnigraph.engine.snapshot.SnapshotResolver;
 import io.omnigraph.engine.storage.GraphRoot;
 import io.omnigraph.engine.table.TableStore;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +36,7 @@ import java.util.Objects;
  * service; applications use {@link io.omnigraph.api.Omnigraph} instead of this class.
  */
 public final class OmnigraphEngine implements GraphEngine {
-  static final String INIT_CLAIM = "__init_claim.json";
+  static final String INIT_CLAIM = GraphInit.INIT_CLAIM;
 
   /** Public no-argument constructor for {@link java.util.ServiceLoader}. */
   public OmnigraphEngine() {}
@@ -58,31 +55,7 @@ public final class OmnigraphEngine implements GraphEngine {
     try {
       tables = new TableStore();
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
-      if (SchemaFiles.anyExists(root) || root.hasChildren(ManifestStore.PATH)) {
-        throw new ConflictException("a graph already exists at " + uri, null);
-      }
-      String claim = "{\"claimed_at\":\"" + Instant.now() + "\",\"schema_identity_domain\":\""
-          + schema.ir().identityDomain() + "\"}\n";
-      if (!root.createText(INIT_CLAIM, claim)) {
-        throw new ConflictException("another init claimed " + uri + " (" + INIT_CLAIM
-            + " exists); if no init is running, the earlier one was interrupted: remove the root and retry", null);
-      }
-      // From here on a failure leaves the claim behind on purpose: it marks a partial root.
-      if (!SchemaFiles.create(root, schema)) {
-        throw new ConflictException("schema files appeared at " + uri + " during init", null);
-      }
-      List<ManifestStore.GenesisTable> genesis = new ArrayList<>();
-      for (TableSpec t : schema.tables()) {
-        var loc = root.lance(t.path());
-        long v = tables.writer().createTable(loc, t.tableKey(), t.arrowSchema(), List.of());
-        genesis.add(new ManifestStore.GenesisTable(new TableIdentity(t.stableTableId(), t.tableIncarnationId()),
-            t.tableKey(), v, loc.uri()));
-      }
-      ManifestState genesisState = manifest.createGenesis(genesis, Ulid.generate(), nowMicros());
-      root.delete(INIT_CLAIM);
-      SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
-      // The files were just written from this schema: accepted for the genesis cut without a re-read.
-      snapshots.accept(schema, genesisState);
+      SnapshotResolver snapshots = GraphInit.create(root, tables, manifest, schema);
       return new LanceGraph(root, tables, manifest, snapshots, schema);
     } catch (RuntimeException e) {
       closeAfterFailure(root, tables, e);

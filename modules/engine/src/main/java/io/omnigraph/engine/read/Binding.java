@@ -43,17 +43,44 @@ final class Binding {
     return written.equals("_");
   }
 
-  /** @return the index of a needed column in {@link Entity#vals()}, registering it on first use */
-  int column(String property, PropertyType type) {
-    columns.putIfAbsent(property, type);
-    int i = 0;
-    for (String c : columns.keySet()) {
-      if (c.equals(property)) {
-        return i;
-      }
-      i++;
+  /** A property column some expression reads: its type, how many in-memory uses, its index in {@link Entity#vals()}. */
+  static final class Col {
+    final PropertyType type;
+    int refs;
+    int index = -1;
+
+    Col(PropertyType type) {
+      this.type = type;
     }
-    throw new IllegalStateException();
+  }
+
+  private final Map<String, Col> cols = new LinkedHashMap<>();
+
+  /** @return the column {@code property}, counting one more in-memory use of it */
+  Col column(String property, PropertyType type) {
+    Col c = cols.computeIfAbsent(property, k -> new Col(type));
+    c.refs++;
+    return c;
+  }
+
+  /** One use of {@code property} went to the Lance scan instead of memory. */
+  void release(String property) {
+    Col c = cols.get(property);
+    if (c != null) {
+      c.refs--;
+    }
+  }
+
+  /** Fixes {@link #columns} (the projection read from Lance) once planning is done. */
+  void finish() {
+    columns.clear();
+    int i = 0;
+    for (Map.Entry<String, Col> e : cols.entrySet()) {
+      if (e.getValue().refs > 0) {
+        e.getValue().index = i++;
+        columns.put(e.getKey(), e.getValue().type);
+      }
+    }
   }
 
   boolean hasFilters() {

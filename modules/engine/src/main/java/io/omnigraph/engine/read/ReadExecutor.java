@@ -55,8 +55,19 @@ final class ReadExecutor {
     default void finish() {}
   }
 
-  /** Strategy counters, for tests and {@code --explain} after a run. */
+  /** Strategy and work counters of one run (scans, expansions by strategy, edge rows read). */
   final Map<String, Integer> stats = new LinkedHashMap<>();
+
+  /** Test seam: receives {@link #stats} after each run. */
+  static volatile Consumer<Map<String, Integer>> onFinish = s -> { };
+
+  /**
+   * Overrides the traversal chooser: {@code indexed} or {@code csr} (system property {@code
+   * omnigraph.traversal}); anything else chooses by cost.
+   */
+  static String forcedStrategy() {
+    return System.getProperty("omnigraph.traversal", "");
+  }
 
   private final GraphSnapshot snap;
   private final ReadPlan plan;
@@ -89,11 +100,16 @@ final class ReadExecutor {
     } catch (Stop stop) {
       // limit reached without ordering: the rows collected are the result
     }
+    onFinish.accept(Map.copyOf(stats));
     return result.rows();
   }
 
   private void count(String what) {
     stats.merge(what, 1, Integer::sum);
+  }
+
+  private void count(String what, int n) {
+    stats.merge(what, n, Integer::sum);
   }
 
   // ------------------------------------------------------------------ pipeline
@@ -468,6 +484,7 @@ final class ReadExecutor {
           snap.scan(x.edge().tableKey(), List.of("src", "dst"), endpointFilter(chunk), batch -> {
             VarCharVector s = (VarCharVector) batch.getVector("src");
             VarCharVector d = (VarCharVector) batch.getVector("dst");
+            count("edge rows read", batch.getRowCount());
             for (int i = 0; i < batch.getRowCount(); i++) {
               String a = text(s, i);
               String b = text(d, i);
@@ -490,6 +507,10 @@ final class ReadExecutor {
      * cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|} (CSR).
      */
     private boolean useCsr(int frontier) {
+      String forced = forcedStrategy();
+      if (forced.equals("csr") || forced.equals("indexed")) {
+        return forced.equals("csr");
+      }
       if (Adjacency.isCached(snap.table(x.edge().tableKey()))) {
         return true;
       }
@@ -520,6 +541,7 @@ final class ReadExecutor {
       Binding ev = x.edgeVar();
       for (List<Object> chunk : chunks(sources)) {
         scan(ev, endpointFilter(chunk), edges -> {
+          count("edge rows read", edges.size());
           for (Entity e : edges) {
             if (x.dir() != Op.Dir.IN && sources.contains(e.src())) {
               m.computeIfAbsent(e.src(), k -> new ArrayList<>()).add(new Hit(e, e.dst()));

@@ -115,6 +115,7 @@ final class ReadPlan {
     }
     List<Binding> tie = scope.values().stream().filter(b -> !b.anonymous()).distinct()
         .sorted(Comparator.comparing(b -> b.written)).toList();
+    planner.bindings.forEach(Binding::finish);
     long limit = body.limit().map(l -> l.value().min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue())
         .orElse(-1L);
     return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit);

@@ -300,6 +300,10 @@ final class ReadPlanner {
       RowFilter pushed = pushable(b, l, op, r);
       if (pushed != null) {
         b.pushed.add(pushed);
+        String column = pushed instanceof RowFilter.Compare c ? c.column().name() : "";
+        if (!column.equals("id") && !column.equals("src") && !column.equals("dst")) {
+          b.release(column);
+        }
       } else {
         addResidual(b, test, text);
       }
@@ -478,8 +482,8 @@ final class ReadPlanner {
     if (b.edge && prop.equals("dst")) {
       return new Val(STRING, false, s -> s[slot] == null ? null : s[slot].dst(), Set.of(b), text, false);
     }
-    int col = b.column(prop, type);
-    return new Val(type, nullable, s -> s[slot] == null ? null : s[slot].vals()[col], Set.of(b), text, false);
+    Binding.Col col = b.column(prop, type);
+    return new Val(type, nullable, s -> s[slot] == null ? null : s[slot].vals()[col.index], Set.of(b), text, false);
   }
 
   /** Compiles a projection or ordering expression over the outer match's variables. */

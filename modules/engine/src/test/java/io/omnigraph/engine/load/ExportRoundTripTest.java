@@ -3,6 +3,7 @@ package io.omnigraph.engine.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.api.LoadMode;
+import io.omnigraph.engine.export.NdjsonExporter;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.SchemaCompiler;
 import io.omnigraph.engine.schema.Ulid;

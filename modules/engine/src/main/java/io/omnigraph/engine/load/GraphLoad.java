@@ -1,13 +1,10 @@
-package io.omnigraph.engine;
+package io.omnigraph.engine.load;
 
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadProgress;
 import io.omnigraph.api.LoadResult;
-import io.omnigraph.engine.load.GraphLoader;
-import io.omnigraph.engine.load.TableRows;
-import io.omnigraph.engine.load.ValidatedLoad;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.snapshot.GraphRef;
@@ -20,6 +17,7 @@ import io.omnigraph.engine.table.TableWriter;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.engine.write.WriteContext;
 import io.omnigraph.engine.write.WriteToken;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +49,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       exactly and publishes ONE graph commit with the expected head and table versions.</li>
  * </ol>
  */
-final class GraphLoad {
+public final class GraphLoad {
   private static final long PROGRESS_INTERVAL_NANOS = 250_000_000L;
   /**
    * Overwrite batches streamed to staged fragments while reading (also capped at 16 MiB of Arrow
@@ -60,21 +58,31 @@ final class GraphLoad {
    */
   private static final int OVERWRITE_BATCH_ROWS = 1 << 16;
 
-  private final LanceGraph graph;
+  private final WriteContext graph;
   private final String branch;
   private final LoadMode mode;
   private final LoadOptions options;
   private final long started = System.nanoTime();
   private long lastReport = started;
 
-  GraphLoad(LanceGraph graph, String branch, LoadMode mode, LoadOptions options) {
+  /**
+   * @param graph what the load needs of the open graph
+   * @param branch the branch it writes
+   * @param mode append, merge or overwrite
+   * @param options actor, message, head expectation, progress
+   */
+  public GraphLoad(WriteContext graph, String branch, LoadMode mode, LoadOptions options) {
     this.graph = graph;
     this.branch = branch;
     this.mode = mode;
     this.options = options;
   }
 
-  LoadResult run(InputStream in) {
+  /**
+   * @param in the NDJSON input (read to its end; not closed)
+   * @return what was loaded and the commit it published
+   */
+  public LoadResult run(InputStream in) {
     // Append and merge may re-prepare, which re-reads the input: keep what the first pass read.
     ReplayableInput input = new ReplayableInput(in, mode != LoadMode.OVERWRITE);
     return StaleAttempt.withReprepare(() -> attempt(input.next()));
@@ -110,7 +118,7 @@ final class GraphLoad {
         for (Prepared p : prepared) {
           effects.add(new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
         }
-        graph.beforeEffectWindow.run();
+        graph.beforeEffectWindow().run();
         GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
             GraphWrite.WriterKind.LOAD, token, options.actor(), options.message(), effects,
             mode == LoadMode.OVERWRITE ? GraphWrite.OnMovement.READ_SET_CHANGED : GraphWrite.OnMovement.REPREPARE,

@@ -1,4 +1,4 @@
-package io.omnigraph.engine.load;
+package io.omnigraph.engine.export;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;

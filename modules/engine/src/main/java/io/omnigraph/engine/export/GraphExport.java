@@ -1,7 +1,6 @@
-package io.omnigraph.engine;
+package io.omnigraph.engine.export;
 
 import io.omnigraph.api.StorageFailureException;
-import io.omnigraph.engine.load.NdjsonExporter;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.schema.TableSpec;
 import java.io.FilterOutputStream;
@@ -13,14 +12,14 @@ import java.io.UncheckedIOException;
  * One {@link io.omnigraph.api.Graph#export}: every table of one snapshot, node tables first then
  * edge tables (schema order), rows in ascending id order, as NDJSON that loads back identically.
  */
-final class GraphExport {
+public final class GraphExport {
   private final GraphSnapshot snapshot;
 
-  GraphExport(GraphSnapshot snapshot) {
+  public GraphExport(GraphSnapshot snapshot) {
     this.snapshot = snapshot;
   }
 
-  void writeTo(OutputStream out) {
+  public void writeTo(OutputStream out) {
     // The exporter closes its stream; the caller's stream must only be flushed.
     OutputStream keepOpen = new FilterOutputStream(out) {
       @Override

@@ -1,4 +1,4 @@
-package io.omnigraph.engine;
+package io.omnigraph.engine.mutate;
 
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
@@ -9,8 +9,6 @@ import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.gq.CheckedQuery;
 import io.omnigraph.engine.gq.GqCompiler;
 import io.omnigraph.engine.gq.QueryException;
-import io.omnigraph.engine.mutate.MutationExecutor;
-import io.omnigraph.engine.mutate.MutationStaging;
 import io.omnigraph.engine.gq.CheckedMutation;
 import io.omnigraph.engine.plan.MutationPlan;
 import io.omnigraph.engine.snapshot.GraphRef;
@@ -18,6 +16,7 @@ import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.StaleAttempt;
+import io.omnigraph.engine.write.WriteContext;
 import io.omnigraph.engine.write.WriteToken;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -39,12 +38,17 @@ import java.util.Objects;
  * an id that exists, including one a concurrent writer just inserted, is KeyConflict (409) and never
  * an upsert. An expected head that does not hold is PreconditionFailed (412).
  */
-final class GraphMutation {
-  private final LanceGraph graph;
+public final class GraphMutation {
+  private final WriteContext graph;
   private final String branch;
   private final MutationOptions options;
 
-  GraphMutation(LanceGraph graph, String branch, MutationOptions options) {
+  /**
+   * @param graph what the mutation needs of the open graph
+   * @param branch the branch it writes
+   * @param options actor, message, head expectation
+   */
+  public GraphMutation(WriteContext graph, String branch, MutationOptions options) {
     this.graph = graph;
     this.branch = branch;
     this.options = options;
@@ -55,13 +59,13 @@ final class GraphMutation {
    *
    * @throws InvalidInputException any parse, type, D₂ or parameter error (line:column in the detail)
    */
-  static MutationPlan plan(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName,
+  public static MutationPlan plan(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName,
       QueryParams params, Instant now) {
     return bind(compile(schema, gqText, queryName), params, now);
   }
 
   /** A checked mutation bound to the schema it was checked against. */
-  record Prepared(String queryName, String schemaHash, CheckedMutation checked)
+  public record Prepared(String queryName, String schemaHash, CheckedMutation checked)
       implements io.omnigraph.api.PreparedMutation {}
 
   /**
@@ -69,7 +73,7 @@ final class GraphMutation {
    *
    * @throws InvalidInputException any parse, type or D₂ error, or a read query
    */
-  static Prepared compile(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName) {
+  public static Prepared compile(io.omnigraph.engine.schema.CompiledSchema schema, String gqText, String queryName) {
     try {
       CheckedQuery checked = GqCompiler.compile(schema.catalog(), gqText, queryName);
       if (!(checked instanceof CheckedMutation m)) {
@@ -88,7 +92,7 @@ final class GraphMutation {
    * @throws InvalidInputException the query was prepared for another schema (rule {@code stale_query}),
    *     or a parameter error
    */
-  static MutationPlan bind(io.omnigraph.engine.schema.CompiledSchema schema, io.omnigraph.api.PreparedMutation query,
+  public static MutationPlan bind(io.omnigraph.engine.schema.CompiledSchema schema, io.omnigraph.api.PreparedMutation query,
       QueryParams params, Instant now) {
     if (!(query instanceof Prepared p) || !p.schemaHash().equals(schema.ir().hash())) {
       throw new InvalidInputException("mutation '" + query.queryName() + "' was prepared for a different schema;"
@@ -129,7 +133,7 @@ final class GraphMutation {
    * head ({@link MutationOptions#expectedHead()}) that does not hold, at preparation or inside the
    * effect window, is PreconditionFailed (412), never a re-prepare.
    */
-  MutationResult run(MutationPlan plan) {
+  public MutationResult run(MutationPlan plan) {
     GraphWrite.OnMovement onMovement = insertOnly(plan)
         ? GraphWrite.OnMovement.REPREPARE : GraphWrite.OnMovement.READ_SET_CHANGED;
     return StaleAttempt.withReprepare(() -> attempt(plan, onMovement));
@@ -161,7 +165,7 @@ final class GraphMutation {
   private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement, GraphSnapshot committed,
       WriteToken token) {
     try (MutationStaging staging = new MutationStaging(committed.schema(), graph.tables(), committed,
-        graph.newRowId)) {
+        graph.newRowId())) {
       MutationExecutor.execute(plan, staging);
       List<TableEffect> effects = staging.stageAll();
       if (effects.isEmpty()) {
@@ -169,7 +173,7 @@ final class GraphMutation {
         Failpoints.hit(Failpoints.WRITE_POST_NO_EFFECT);
         return result(plan, staging.counts(), null);
       }
-      graph.beforeEffectWindow.run();
+      graph.beforeEffectWindow().run();
       GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
           new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, token, options.actor(), options.message(),
               effects, onMovement, options.expectedHead()));
