@@ -96,6 +96,11 @@ final class LanceGraph implements Graph {
           public EffectWindow enter(String operation) {
             return EffectWindow.enter(writeGate, lease, operation);
           }
+
+          @Override
+          public String branchIdentity(String branch) {
+            return LanceGraph.this.branchIdentity(branch);
+          }
         });
   }
 
@@ -121,7 +126,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(writeContext(), branch, mode, options).run(ndjson));
+    return underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options).run(ndjson));
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -202,7 +207,7 @@ final class LanceGraph implements Graph {
     return underWriteGate(() -> {
       writeGate.lock();
       try {
-        return new GraphMutation(writeContext(), branch, options).run(plan);
+        return new GraphMutation(writeContext(), options.branchOrMain(), options).run(plan);
       } finally {
         writeGate.unlock();
       }
@@ -286,6 +291,11 @@ final class LanceGraph implements Graph {
     try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
       new GraphExport(snapshot).writeTo(out);
     }
+  }
+
+  /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */
+  String branchIdentity(String branch) {
+    return snapshots.branchIdentity(branch);
   }
 
   private io.omnigraph.engine.branch.BranchControl branchControl() {

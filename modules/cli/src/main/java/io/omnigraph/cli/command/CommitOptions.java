@@ -17,8 +17,16 @@ public final class CommitOptions {
   String message;
 
   @Option(names = {"--expect-head", "--if-commit"}, paramLabel = "<commit>",
-      description = "Fail with exit code 3 (precondition failed, nothing written) unless main's head is this commit.")
+      description = "Fail with exit code 3 (precondition failed, nothing written) unless the branch's head is this commit.")
   String expectHead;
+
+  @Option(names = "--branch", paramLabel = "<branch>", description = "Write this graph branch (default: main).")
+  String branch;
+
+  /** @return the branch written, or {@code null} for main */
+  public String branch() {
+    return branch;
+  }
 
   /** @return the actor id, or {@code null} for the default actor */
   public String actor() {

@@ -62,7 +62,7 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
     LoadProgressListener progress =
         quiet ? LoadProgressListener.NONE : new ProgressPrinter(terminal().err(), terminal().interactive());
     LoadOptions options = LoadOptions.defaults().withActor(commit.actor()).withMessage(commit.message()).withProgress(progress)
-        .withExpectedHead(commit.expectHead());
+        .withExpectedHead(commit.expectHead()).withBranch(commit.branch());
     PushbackInputStream stdin = file == null ? new PushbackInputStream(terminal().stdin(), 1) : null;
     try (Graph graph = open(positional)) {
       if (file == null ? isBlank(stdin) : isBlank(file)) {

@@ -88,7 +88,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
     }
     String gq = source();
     QueryParams values = params();
-    MutationOptions options = new MutationOptions(commit.actor(), commit.message(), commit.expectHead());
+    MutationOptions options = new MutationOptions(commit.actor(), commit.message(), commit.expectHead(), commit.branch());
     try (Graph graph = open(positionalUri)) {
       MutationResult result = graph.mutate(gq, queryName, values, options);
       print(uri, result, result.commit().flatMap(graph::commit).orElse(null), TableOrder.of(graph.schema()));

@@ -228,6 +228,14 @@ public final class BranchControl {
             + " were created from it and share its history; delete them first",
             new ErrorDetail.Validation(null, null, "name", "branch_has_children"));
       }
+      // The tables this branch forked (entries on its own ref), for the derived cleanup below.
+      List<String> forked = new ArrayList<>();
+      try {
+        manifest.readLatest(name).tables().values().stream().filter(t -> name.equals(t.branch()))
+            .forEach(t -> forked.add(t.path()));
+      } catch (NotFoundException e) {
+        // Nothing readable: nothing to clean.
+      }
       w.checkValid();
       try {
         Failpoints.hit(Failpoints.BRANCH_DELETE_PRE_NATIVE);
@@ -250,6 +258,15 @@ public final class BranchControl {
         reclaimAbsentRefTree(name);
       } catch (OmnigraphException e) {
         // Deliberate: the branch is deleted; the next create of the name reclaims the tree first.
+      }
+      // The table refs the branch forked are unreachable now; a ref left behind (a failed delete, or
+      // a fork of a write that never published) is replaced by the next fork of that name.
+      for (String path : forked) {
+        try {
+          tables.writer().deleteBranch(root.lance(path), name);
+        } catch (OmnigraphException e) {
+          // Deliberate, as above: derived cleanup is best effort.
+        }
       }
     }
   }

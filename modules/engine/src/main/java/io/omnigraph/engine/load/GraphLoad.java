@@ -94,8 +94,12 @@ public final class GraphLoad {
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     Map<String, TableWriter.OverwriteStaging> streamed = new LinkedHashMap<>();
+    // The branch identity is read before and after the snapshot: equal reads bind the snapshot to
+    // that incarnation of the branch (a delete and re-create in between is a typed conflict).
+    String identity = graph.snapshots().branchIdentity(branch);
     try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
-      WriteToken token = WriteToken.capture(committed.manifest(), branch, committed.schema().ir().hash());
+      graph.snapshots().requireBranchIdentity(branch, identity);
+      WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
       token.requireHead(options.expectedHead());
       return attempt(in, committed, token, phases, t0, streamed);
     }
@@ -194,7 +198,7 @@ public final class GraphLoad {
       loader.maxRowsPerTable(KeyedWrites.MAX_ROWS);
     } else {
       loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
-          k -> tables.writer().beginOverwrite(committed.table(k), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
+          k -> tables.writer().beginOverwrite(committed.tableForWrite(k, tables.writer()), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);
@@ -238,7 +242,7 @@ public final class GraphLoad {
       TableWriter.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
-    TableSnapshot snapshot = committed.table(spec.tableKey());
+    TableSnapshot snapshot = committed.tableForWrite(spec.tableKey(), tables.writer());
     Prepared p = new Prepared(spec, entry, snapshot);
     p.staged = switch (mode) {
       case APPEND -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows),

@@ -24,10 +24,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next
  * attempt rescans; a changed expectation is terminal and never re-parented.
  *
- * <p>Every publish targets one graph branch ({@link PublishRequest#branch()}): its
+ * <p>Every publish targets one graph branch ({@link PublishRequest#branch()}): each attempt opens
+ * that branch's manifest (a native Lance branch of {@code __manifest} for any branch but main), its
  * {@code graph_head:<branch>} row is the head checked and moved, and its lineage is the parent. The
- * branch's storage identity (a native Lance branch of {@code __manifest}) is not checked yet: only
- * the branch {@code init} creates exists in this release.
+ * branch's identity is checked by the writer inside its effect window, which branch create and
+ * delete share (docs/branches.md, "Writes on a branch").
  */
 public final class ManifestPublisher {
   /** Retries after the first attempt (six attempts in all). */
@@ -51,8 +52,15 @@ public final class ManifestPublisher {
    * @param version the committed Lance version to publish
    * @param rowCount the table's row count at that version
    * @param tableUri the table's Lance URI (recorded in the version metadata)
+   * @param tableBranch the native ref the version lives on ({@code null} = main; docs/branches.md)
    */
-  public record TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri) {}
+  public record TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri,
+      String tableBranch) {
+    /** An update of a version on the table's main ref. */
+    public TableUpdate(TableIdentity identity, String tableKey, long version, long rowCount, String tableUri) {
+      this(identity, tableKey, version, rowCount, tableUri, null);
+    }
+  }
 
   /**
    * The commit to record.
@@ -102,7 +110,12 @@ public final class ManifestPublisher {
 
   /** @return the latest manifest version and its state (the caller closes it) */
   public Base openBase() {
-    TableSnapshot s = manifest.openLatest();
+    return openBase(GraphBranch.MAIN);
+  }
+
+  /** @return the latest manifest version of {@code branch} and its state (the caller closes it) */
+  public Base openBase(String branch) {
+    TableSnapshot s = manifest.openLatest(branch);
     try {
       return new Base(s, manifest.read(s));
     } catch (RuntimeException e) {
@@ -138,7 +151,7 @@ public final class ManifestPublisher {
     RetryableCommitConflict last = null;
     for (int attempt = 0; attempt <= RETRY_BUDGET; attempt++) {
       Base given = attempt == 0 ? first : null;
-      try (TableSnapshot opened = given == null ? manifest.openLatest() : null) {
+      try (TableSnapshot opened = given == null ? manifest.openLatest(request.branch()) : null) {
         TableSnapshot snapshot = given == null ? opened : given.snapshot();
         ManifestState state = given == null ? manifest.read(snapshot) : given.state();
         check(request, state);
@@ -155,7 +168,7 @@ public final class ManifestPublisher {
                     current.tableKey() + "@" + current.path()));
           }
           rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
-              ManifestStore.versionMetadata(u.tableUri(), u.version())));
+              ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch()));
           pins.put(u.tableKey(), u.version());
         }
         String branch = request.branch();
@@ -182,8 +195,8 @@ public final class ManifestPublisher {
         Map<String, TableEntry> published = new TreeMap<>(state.tables());
         for (TableUpdate u : request.updates()) {
           TableEntry old = published.get(u.tableKey());
-          published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(), null,
-              u.rowCount()));
+          published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(),
+              u.tableBranch(), u.rowCount()));
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
         heads.put(branch, l.commitId());

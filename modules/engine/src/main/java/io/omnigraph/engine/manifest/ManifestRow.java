@@ -29,8 +29,14 @@ public record ManifestRow(String objectId, String objectType, String location, S
 
   /** @return the immutable "version {@code version} of {@code id} is published" row */
   static ManifestRow tableVersion(TableIdentity id, String tableKey, long version, long rowCount, String metadataJson) {
+    return tableVersion(id, tableKey, version, rowCount, metadataJson, null);
+  }
+
+  /** A table_version row of a version living on the native ref {@code tableBranch} ({@code null} = main). */
+  static ManifestRow tableVersion(TableIdentity id, String tableKey, long version, long rowCount, String metadataJson,
+      String tableBranch) {
     return new ManifestRow(String.format("table_version:%s:%020d", id, version), TABLE_VERSION, null, metadataJson,
-        tableKey, id.stableTableId(), id.incarnationId(), version, null, rowCount);
+        tableKey, id.stableTableId(), id.incarnationId(), version, tableBranch, rowCount);
   }
 
   /** @return the identity of a table, table_version or tombstone row */

@@ -155,8 +155,12 @@ public final class GraphMutation {
 
   /** One attempt from a fresh snapshot of the branch head. */
   private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
+    // The branch identity is read before and after the snapshot: equal reads bind the snapshot to
+    // that incarnation of the branch (a delete and re-create in between is a typed conflict).
+    String identity = graph.snapshots().branchIdentity(branch);
     try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
-      WriteToken token = WriteToken.capture(committed.manifest(), branch, committed.schema().ir().hash());
+      graph.snapshots().requireBranchIdentity(branch, identity);
+      WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
       token.requireHead(options.expectedHead());
       return attempt(plan, onMovement, committed, token);
     }

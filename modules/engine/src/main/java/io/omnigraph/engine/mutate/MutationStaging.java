@@ -342,7 +342,7 @@ public final class MutationStaging implements AutoCloseable {
     for (String key : firstTouch.keySet()) {
       TableSpec spec = spec(key);
       TableEntry entry = firstTouch.get(key);
-      TableSnapshot snapshot = committed.table(key);
+      TableSnapshot snapshot = committed.tableForWrite(key, tables.writer());
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;

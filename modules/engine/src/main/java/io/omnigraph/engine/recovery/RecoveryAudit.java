@@ -49,7 +49,13 @@ public final class RecoveryAudit {
     /** The interrupted write's confirmed effects were published. */
     RolledForward,
     /** The interrupted write's effects were undone with Restore and the restored heads published. */
-    RolledBack
+    RolledBack,
+    /**
+     * The interrupted write targeted a graph branch deleted since: deleting the branch made its
+     * effects unreachable, so the sidecar was discarded (docs/branches.md, "Deleting a branch with
+     * a pending write"). The row names the write's pre-minted rollback commit id, never published.
+     */
+    OrphanDiscarded
   }
 
   /**

@@ -250,7 +250,15 @@ public final class RecoverySweep {
 
   private Outcome process(RecoverySidecar s, Mode mode) {
     ProtocolV3 p = s.protocol();
-    ManifestState state = readState();
+    ManifestState state;
+    try {
+      state = readState(GraphBranch.fromColumn(s.branch()));
+    } catch (NotFoundException e) {
+      if (s.branch() == null) {
+        throw e;
+      }
+      return orphaned(s, mode);
+    }
     List<Observed> observed = new ArrayList<>();
     Map<String, TableClassification> classes = new LinkedHashMap<>();
     for (TablePin pin : s.tables()) {
@@ -260,7 +268,8 @@ public final class RecoverySweep {
             + entry.get().identity() + ", not the sidecar's " + pin.identity(), List.of());
       }
       long pinned = entry.map(TableEntry::version).orElse(0L);
-      LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
+      LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
+          root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
       long head;
       try (TableSnapshot latest = tables.reader().openLatest(loc)) {
         head = latest.version();
@@ -389,7 +398,7 @@ public final class RecoverySweep {
     for (Observed o : observed) {
       TableUpdateSlot slot = p.slot(o.pin().identity()).orElseThrow();
       updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(),
-          slot.confirmed().tableVersion(), slot.confirmed().rowCount(), o.location().uri()));
+          slot.confirmed().tableVersion(), slot.confirmed().rowCount(), o.location().uri(), o.pin().tableBranch()));
       expected.put(o.pin().tableKey(), o.pin().expectedVersion());
     }
     var l = p.lineage();
@@ -443,7 +452,7 @@ public final class RecoverySweep {
         rows = tables.reader().countRows(after);
       }
       updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restoredHead, rows,
-          o.location().uri()));
+          o.location().uri(), o.pin().tableBranch()));
       expected.put(o.pin().tableKey(), o.pinned());
     }
     Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
@@ -480,10 +489,32 @@ public final class RecoverySweep {
     return state.commits().stream().map(GraphCommit::commitId).anyMatch(commitId::equals);
   }
 
-  private ManifestState readState() {
-    try (TableSnapshot m = manifest.openLatest()) {
+  private ManifestState readState(String branch) {
+    try (TableSnapshot m = manifest.openLatest(branch)) {
       return manifest.read(m);
     }
+  }
+
+  /**
+   * The branch-delete orphaning exception (docs/branches.md): the sidecar's graph branch is gone,
+   * so its effects are unreachable from any manifest; the sidecar is discarded with one
+   * {@code OrphanDiscarded} audit row (a dry run only reports it).
+   */
+  private Outcome orphaned(RecoverySidecar s, Mode mode) {
+    String detail = "the write's branch " + s.branch() + " was deleted; its effects are unreachable";
+    if (mode == Mode.DRY_RUN) {
+      return outcome(s, new LinkedHashMap<>(), null, Action.PENDING, detail, List.of());
+    }
+    List<TableOutcome> outs = new ArrayList<>();
+    for (TablePin pin : s.tables()) {
+      outs.add(new TableOutcome(pin.tableKey(), pin.expectedVersion(), pin.expectedVersion()));
+    }
+    AuditPlan a = new AuditPlan(RecoveryAudit.Kind.OrphanDiscarded, s.protocol().rollbackGraphCommitId(), outs);
+    if (audit.list().stream().noneMatch(r -> r.operationId().equals(s.operationId()))) {
+      audit.append(a.row(s));
+    }
+    sidecars.delete(s.operationId());
+    return outcome(s, new LinkedHashMap<>(), null, Action.DISCARDED, detail + "; discarded (audited)", outs);
   }
 
   private static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,

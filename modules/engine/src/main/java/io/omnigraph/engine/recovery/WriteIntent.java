@@ -46,7 +46,13 @@ public final class WriteIntent {
    * @param transactionUuid the staged transaction's pre-minted UUID
    */
   public record PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
-      String transactionUuid) {}
+      String transactionUuid, String tableBranch) {
+    /** A table committed on its main ref. */
+    public PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
+        String transactionUuid) {
+      this(identity, tableKey, tableUri, expectedVersion, transactionUuid, null);
+    }
+  }
 
   /**
    * One table's landed commit.
@@ -86,10 +92,10 @@ public final class WriteIntent {
     List<TableUpdateSlot> slots = new ArrayList<>();
     for (PlannedTable t : tables) {
       pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(), t.expectedVersion() + 1,
-          null, null));
+          null, t.tableBranch()));
       effects.add(new TableEffect(t.identity(), t.tableKey(),
           new TransactionIdentity(t.expectedVersion(), t.transactionUuid()), null));
-      slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), null, null));
+      slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), t.tableBranch(), null));
     }
     ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
         schema.domain(), schema.irHash(), schema.identityVersion()),
@@ -144,7 +150,7 @@ public final class WriteIntent {
     for (TableUpdateSlot u : p.intendedDelta()) {
       ConfirmedTable c = byId.get(u.identity());
       slots.add(new TableUpdateSlot(u.identity(), u.tableKey(), u.expectedVersion(), u.tableBranch(),
-          new ConfirmedUpdate(c.version(), null, c.rowCount(), c.versionMetadataJson())));
+          new ConfirmedUpdate(c.version(), u.tableBranch(), c.rowCount(), c.versionMetadataJson())));
     }
     RecoverySidecar next = sidecar.with(pins, new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(),
         p.rollbackAuditOutcomes(), EffectPhase.EFFECTS_CONFIRMED, effects, slots));

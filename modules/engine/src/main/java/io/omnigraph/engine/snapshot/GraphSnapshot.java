@@ -103,6 +103,34 @@ public final class GraphSnapshot implements AutoCloseable {
   }
 
   /**
+   * The table as a writer of this snapshot's branch stages against it: on main, {@link #table};
+   * on another branch, the table's own native ref named after the branch, at the published version.
+   * A table the branch has not written yet (its entry points at the parent's ref) is forked first
+   * (docs/branches.md, "Writes on a branch"): the new ref is created at exactly the published
+   * version, so it holds the same rows, and stays unreachable until a publish names it.
+   *
+   * @param writer the write gateway that creates the fork when needed
+   * @return the table on the branch's ref at the published version (owned by the snapshot, do not close)
+   */
+  public TableSnapshot tableForWrite(String tableKey, io.omnigraph.engine.table.TableWriter writer) {
+    String branch = ref instanceof GraphRef.Branch b ? b.name() : null;
+    if (branch == null || io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch)) {
+      return table(tableKey);
+    }
+    TableEntry e = entry(tableKey);
+    if (branch.equals(e.branch())) {
+      return table(tableKey);
+    }
+    String key = "write:" + tableKey;
+    TableSnapshot s = open.get(key);
+    if (s == null) {
+      s = writer.openForkForWrite(root.lance(e.path()), tableKey, branch, e.branch(), e.version());
+      open.put(key, s);
+    }
+    return s;
+  }
+
+  /**
    * @param nodeType node type name
    * @param ids candidate ids
    * @return the subset of {@code ids} that exist in the node table

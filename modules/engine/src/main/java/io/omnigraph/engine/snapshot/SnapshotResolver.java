@@ -152,6 +152,36 @@ public final class SnapshotResolver {
     }
   }
 
+  /**
+   * @return the identity of {@code branch}: {@value GraphBranch#MAIN} for main, otherwise its
+   *     native Lance branch identifier of {@code __manifest} (docs/branches.md, "Identity")
+   * @throws NotFoundException no such branch (rule {@value #UNKNOWN_BRANCH})
+   */
+  public String branchIdentity(String branch) {
+    if (GraphBranch.MAIN.equals(branch)) {
+      return GraphBranch.MAIN;
+    }
+    if (!validName(branch)) {
+      throw unknownBranch(branch);
+    }
+    return tables.reader().branch(manifest.location(), branch).map(NativeBranch::identifierText)
+        .orElseThrow(() -> unknownBranch(branch));
+  }
+
+  /**
+   * @throws io.omnigraph.api.ConflictException ({@code read_set_conflict} on
+   *     {@code branch_identifier:<branch>}) the branch was deleted and re-created since
+   *     {@code identity} was read
+   */
+  public void requireBranchIdentity(String branch, String identity) {
+    String now = branchIdentity(branch);
+    if (!now.equals(identity)) {
+      throw new io.omnigraph.api.ConflictException("branch " + branch + " was deleted and re-created while the"
+          + " write was prepared; nothing was written", new ErrorDetail.ReadSetConflict(
+              "branch_identifier:" + branch, identity, now));
+    }
+  }
+
   /** @return the native branches of {@code __manifest}: every graph branch except main */
   public java.util.List<NativeBranch> liveBranches() {
     return tables.reader().branches(manifest.location());

@@ -239,6 +239,23 @@ public final class TableReader {
   }
 
   /**
+   * @param location a dataset's main ref, or its native branch {@code branch}
+   * @param branch the branch {@code location} is ({@code null}: main)
+   * @return the URI of the dataset's main ref
+   */
+  public static String mainUri(LanceLocation location, String branch) {
+    String uri = location.uri();
+    if (branch == null) {
+      return uri;
+    }
+    String suffix = "/tree/" + branch;
+    if (!uri.endsWith(suffix)) {
+      throw new IllegalArgumentException(uri + " is not the branch " + branch + " of a dataset");
+    }
+    return uri.substring(0, uri.length() - suffix.length());
+  }
+
+  /**
    * @param main the dataset (its main ref)
    * @return every native branch of the dataset, by name
    * @throws NotFoundException when there is no dataset at {@code main}

@@ -5,6 +5,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.ManifestStore;
@@ -18,6 +19,7 @@ import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import java.time.Instant;
@@ -97,6 +99,13 @@ public final class GraphWrite {
 
     /** Enters the exclusive effect window (waits for other writers). */
     EffectWindow enter(String operation);
+
+    /**
+     * @return the identity of {@code branch} now: its native Lance branch identifier of
+     *     {@code __manifest} ({@value io.omnigraph.engine.manifest.GraphBranch#MAIN} for main)
+     * @throws io.omnigraph.api.NotFoundException the branch does not exist (any more)
+     */
+    String branchIdentity(String branch);
   }
 
   /**
@@ -217,7 +226,7 @@ public final class GraphWrite {
   public Outcome commitAndPublish(Intent intent) {
     try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
         + ProcessHandle.current().pid());
-        ManifestPublisher.Base fresh = publisher.openBase()) {
+        ManifestPublisher.Base fresh = publisher.openBase(intent.branch())) {
       revalidate(intent, fresh.state());
       requireNoPendingRecovery();
       for (TableEffect e : intent.effects()) {
@@ -231,7 +240,8 @@ public final class GraphWrite {
   /** The token check inside the effect window, before any effect, against the manifest read inside it. */
   private void revalidate(Intent intent, ManifestState fresh) {
     WriteToken prepared = intent.token();
-    WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.schemaIdentity(fresh));
+    WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.branchIdentity(intent.branch()),
+        authority.schemaIdentity(fresh));
     now.requireHead(intent.callerExpectedHead());
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
@@ -340,8 +350,10 @@ public final class GraphWrite {
   private WriteIntent arm(Intent intent, String commitId, long createdAt) {
     List<WriteIntent.PlannedTable> planned = new ArrayList<>();
     for (TableEffect e : intent.effects()) {
+      String tableBranch = GraphBranch.toColumn(intent.branch());
       planned.add(new WriteIntent.PlannedTable(new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
-          e.spec().tableKey(), e.snapshot().location().uri(), e.published().version(), e.staged().uuid()));
+          e.spec().tableKey(), TableReader.mainUri(e.snapshot().location(), tableBranch), e.published().version(),
+          e.staged().uuid(), tableBranch));
     }
     RecoverySidecar.WriterKind kind = switch (intent.kind()) {
       case LOAD -> RecoverySidecar.WriterKind.LOAD;
@@ -416,7 +428,7 @@ public final class GraphWrite {
       }
       updates.add(new ManifestPublisher.TableUpdate(
           new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
-          key, version, rows, e.snapshot().location().uri()));
+          key, version, rows, e.snapshot().location().uri(), GraphBranch.toColumn(intent.branch())));
     }
     return updates;
   }

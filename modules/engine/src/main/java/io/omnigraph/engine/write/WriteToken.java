@@ -42,6 +42,16 @@ public record WriteToken(String branch, String branchIdentity, Optional<String> 
     return new WriteToken(branch, branch, state.headCommitId(branch), schemaIdentity);
   }
 
+  /**
+   * Captures the token of {@code branch} with its native identity (docs/branches.md, "Identity"),
+   * so a delete and re-create of a same-name branch between preparation and effects is caught.
+   *
+   * @param branchIdentity the branch's identity read with {@code state}
+   */
+  public static WriteToken capture(ManifestState state, String branch, String branchIdentity, String schemaIdentity) {
+    return new WriteToken(branch, branchIdentity, state.headCommitId(branch), schemaIdentity);
+  }
+
   /** What changed between the prepared token and a fresh one. */
   public enum Movement {
     /** Nothing: the attempt may run its effects. */
@@ -64,7 +74,7 @@ public record WriteToken(String branch, String branchIdentity, Optional<String> 
   public ConflictException readSetChanged(WriteToken fresh, String what) {
     if (!branch.equals(fresh.branch) || !branchIdentity.equals(fresh.branchIdentity)) {
       return new ConflictException(what + ": branch " + branch + " was replaced while it was prepared",
-          new ErrorDetail.ReadSetConflict("branch_identifier:" + branchIdentity, branchIdentity, fresh.branchIdentity));
+          new ErrorDetail.ReadSetConflict("branch_identifier:" + branch, branchIdentity, fresh.branchIdentity));
     }
     if (!schemaIdentity.equals(fresh.schemaIdentity)) {
       return new ConflictException(what + ": the schema changed while it was prepared",

@@ -1,0 +1,13 @@
+package io.omnigraph.engine;
+
+import io.omnigraph.api.Graph;
+
+/** Test access to the graph handle's seams from tests outside this package. */
+public final class TestSeams {
+  private TestSeams() {}
+
+  /** Sets the seam every write attempt runs after preparation, right before its effect window. */
+  public static void beforeEffectWindow(Graph graph, Runnable r) {
+    ((LanceGraph) graph).beforeEffectWindow = r;
+  }
+}

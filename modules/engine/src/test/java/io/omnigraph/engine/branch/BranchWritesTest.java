@@ -1,0 +1,187 @@
+package io.omnigraph.engine.branch;
+
+import static io.omnigraph.testkit.graph.MutationGraph.SCHEMA;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.QueryParams;
+import io.omnigraph.api.RecoveryRecord;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.testkit.graph.GraphIo;
+import io.omnigraph.testkit.graph.MutationGraph;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Loads and mutations on a branch, on real Lance on local disk (docs/branches.md, "Writes on a branch"). */
+class BranchWritesTest {
+  @TempDir Path dir;
+  Graph graph;
+  Path root;
+
+  @BeforeEach
+  void init() {
+    root = dir.resolve("g");
+    graph = Omnigraph.init(root.toString(), SCHEMA);
+  }
+
+  @AfterEach
+  void close() {
+    if (graph != null) {
+      graph.close();
+    }
+  }
+
+  void add(String branch, String name) {
+    graph.mutate(MutationGraph.QUERIES, "add_person", QueryParams.of(Map.of("name", name, "age", 30)),
+        MutationOptions.defaults().withBranch(branch));
+  }
+
+  String export(String branch) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    graph.export(out, branch);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  Path personTable() throws Exception {
+    try (var s = Files.list(root.resolve("nodes"))) {
+      return s.filter(p -> {
+        try (var d = Files.list(p.resolve("_versions"))) {
+          return true;
+        } catch (Exception e) {
+          return false;
+        }
+      }).findFirst().orElseThrow();
+    }
+  }
+
+  @Test
+  void aMutationOnABranchChangesOnlyThatBranchAndForksOnlyTheTableItWrites() throws Exception {
+    add("main", "ada");
+    String fork = graph.commits().get(0).id();
+    graph.createBranch("dev", null);
+    add("dev", "bob");
+    assertThat(export("dev")).contains("ada", "bob");
+    assertThat(export("main")).contains("ada").doesNotContain("bob");
+    List<CommitInfo> dev = graph.commits("dev");
+    assertThat(dev.get(0).parents()).containsExactly(fork);
+    assertThat(graph.commits().get(0).id()).isEqualTo(fork);
+    assertThat(graph.branches().get(1).head()).isEqualTo(dev.get(0).id());
+    // Only the written table has a ref named after the branch.
+    long forked = 0;
+    for (String kind : List.of("nodes", "edges")) {
+      try (var s = Files.list(root.resolve(kind))) {
+        forked += s.filter(p -> Files.exists(p.resolve("tree/dev"))).count();
+      }
+    }
+    assertThat(forked).isEqualTo(1);
+    // A second write on the branch writes its own ref, and main still moves on its own.
+    add("dev", "cyd");
+    add("main", "dan");
+    assertThat(export("dev")).contains("ada", "bob", "cyd").doesNotContain("dan");
+    assertThat(export("main")).contains("ada", "dan").doesNotContain("bob", "cyd");
+    assertThat(graph.commit(dev.get(0).id())).isPresent();
+  }
+
+  @Test
+  void aLoadOnABranchAndABranchOfThatBranch() {
+    graph.createBranch("dev", null);
+    GraphIo.load(graph, LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"ada\"}}\n",
+        LoadOptions.defaults().withBranch("dev"));
+    graph.createBranch("dev2", "dev");
+    GraphIo.load(graph, LoadMode.APPEND, "{\"type\":\"Person\",\"data\":{\"name\":\"eve\"}}\n",
+        LoadOptions.defaults().withBranch("dev2"));
+    assertThat(export("dev2")).contains("ada", "eve");
+    assertThat(export("dev")).contains("ada").doesNotContain("eve");
+    assertThat(export("main")).doesNotContain("ada", "eve");
+    // An update on the branch of a branch leaves its parent as it was.
+    graph.mutate(MutationGraph.QUERIES, "set_age", QueryParams.of(Map.of("name", "ada", "age", 77)),
+        MutationOptions.defaults().withBranch("dev2"));
+    assertThat(export("dev2")).contains("77");
+    assertThat(export("dev")).doesNotContain("77");
+  }
+
+  @Test
+  void aWriteToAnUnknownBranchIsNotFound() {
+    assertThatThrownBy(() -> add("nope", "ada")).isInstanceOf(NotFoundException.class)
+        .satisfies(t -> assertThat(((ErrorDetail.Validation) ((OmnigraphException) t).detail().orElseThrow()).rule())
+            .isEqualTo("unknown_branch"));
+    assertThatThrownBy(() -> add("a b", "ada")).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void aBranchDeletedAndRecreatedBetweenPrepareAndPublishIsReadSetChanged() {
+    graph.createBranch("dev", null);
+    add("dev", "ada");
+    io.omnigraph.engine.TestSeams.beforeEffectWindow(graph, () -> {
+      graph.deleteBranch("dev");
+      graph.createBranch("dev", null);
+    });
+    assertThatThrownBy(() -> add("dev", "bob")).isInstanceOf(ConflictException.class)
+        .satisfies(t -> assertThat(((ErrorDetail.ReadSetConflict) ((OmnigraphException) t).detail().orElseThrow())
+            .member()).isEqualTo("branch_identifier:dev"));
+    io.omnigraph.engine.TestSeams.beforeEffectWindow(graph, () -> { });
+    // Nothing of the refused write is visible on the re-created branch.
+    assertThat(export("dev")).doesNotContain("ada", "bob");
+  }
+
+  @Test
+  void anInterruptedBranchWriteIsRolledBackOnTheBranchByTheNextOpen() {
+    graph.createBranch("dev", null);
+    add("dev", "ada");
+    try (var armed = Failpoints.arm(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH, FailAction.error())) {
+      assertThatThrownBy(() -> add("dev", "bob")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    // Confirmed before the failure: the next write's entry barrier rolls it forward on the branch.
+    add("dev", "cyd");
+    assertThat(export("dev")).contains("ada", "bob", "cyd");
+    assertThat(export("main")).doesNotContain("ada", "bob", "cyd");
+    try (var armed = Failpoints.arm(Failpoints.TABLE_COMMIT_AFTER, FailAction.error())) {
+      assertThatThrownBy(() -> add("dev", "dan")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.close();
+    graph = Omnigraph.open(root.toString());
+    assertThat(export("dev")).contains("ada", "bob", "cyd").doesNotContain("dan");
+    assertThat(graph.recoveries()).extracting(RecoveryRecord::kind).containsExactly("RolledForward", "RolledBack");
+    add("dev", "eve");
+    assertThat(export("dev")).contains("eve");
+  }
+
+  @Test
+  void deletingABranchWithAPendingWriteOrphansItAndTheNextOpenAuditsTheDiscard() {
+    graph.createBranch("dev", null);
+    try (var armed = Failpoints.arm(Failpoints.TABLE_COMMIT_AFTER, FailAction.error())) {
+      assertThatThrownBy(() -> add("dev", "ada")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.deleteBranch("dev");
+    graph.close();
+    graph = Omnigraph.open(root.toString());
+    assertThat(graph.recoveries()).extracting(RecoveryRecord::kind).containsExactly("OrphanDiscarded");
+    try (var files = Files.list(root.resolve("__recovery"))) {
+      assertThat(files.filter(f -> f.getFileName().toString().endsWith(".json")).toList()).isEmpty();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    add("main", "bob");
+    assertThat(export("main")).contains("bob").doesNotContain("ada");
+  }
+}
