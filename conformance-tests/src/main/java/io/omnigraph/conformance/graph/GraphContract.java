@@ -488,6 +488,28 @@ public abstract class GraphContract {
     assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
   }
 
+  // --- schema & maintenance ---
+
+  @Test
+  public void ensureIndicesBuildsWhatIsMissingOnceAsOneCommit() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    int before = g.commits().size();
+    io.omnigraph.api.EnsureIndicesResult first = g.ensureIndices();
+    assertThat(first.created()).isPositive();
+    assertThat(first.commitId()).isEqualTo(g.commits().get(0).id());
+    assertThat(g.commits()).hasSize(before + 1);
+    assertThat(first.indexes()).anySatisfy(i -> {
+      assertThat(i.table()).isEqualTo("edge:Wrote");
+      assertThat(i.column()).isEqualTo("src");
+    });
+    io.omnigraph.api.EnsureIndicesResult again = g.ensureIndices();
+    assertThat(again.created()).isZero();
+    assertThat(again.commitId()).isNull();
+    assertThat(again.indexes()).allSatisfy(i -> assertThat(i.state()).isNotEqualTo("created"));
+    assertThat(g.commits()).hasSize(before + 1);
+  }
+
   // --- commits and schema ---
 
   @Test

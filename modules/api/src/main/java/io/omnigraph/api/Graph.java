@@ -250,6 +250,20 @@ public interface Graph extends AutoCloseable {
   EnsureIndicesResult ensureIndices();
 
   /**
+   * Compacts every table with more than one fragment, folds fragments appended since an index was
+   * built into it, builds missing indexes, and publishes all of it as one graph commit under one
+   * recovery sidecar; then compacts {@code __manifest} (docs/maintenance.md). Rows never change;
+   * every commit stays readable until {@link Omnigraph#cleanup} removes what no commit pins.
+   *
+   * @return per optimized table the versions, fragments and indexes; the commit, or {@code null}
+   *     when no table needed work
+   * @throws RecoveryRequiredException an interrupted write is pending, or the optimize itself was
+   *     interrupted after a table effect (the next write or open publishes it)
+   * @throws StorageFailureException the backend failed
+   */
+  OptimizeResult optimize();
+
+  /**
    * The recovery audit: one record per interrupted write that a recovery sweep rolled forward or
    * back, oldest first (see {@link Omnigraph#repair}). Empty when no write was ever interrupted.
    *

@@ -34,4 +34,12 @@ public interface GraphEngine {
    * @return what was removed
    */
   CleanupResult cleanup(String uri, OpenOptions options);
+
+  // --- schema & maintenance ---
+
+  /**
+   * Removes (or previews) history no graph commit needs; see
+   * {@link Omnigraph#cleanup(String, OpenOptions, CleanupOptions)}.
+   */
+  CleanupReport cleanup(String uri, OpenOptions options, CleanupOptions cleanup);
 }

@@ -94,6 +94,21 @@ public final class Omnigraph {
     return engine().cleanup(uri, options);
   }
 
+  // --- schema & maintenance ---
+
+  /**
+   * Removes each table's Lance versions that no commit pins, within {@code cleanup}'s bounds: at
+   * least {@link CleanupOptions#keep()} newest versions stay, only versions older than
+   * {@link CleanupOptions#olderThan()} go, and never a version any commit pins (Lance can only
+   * remove the oldest versions, so nothing newer than the oldest pinned one goes either). With
+   * {@link CleanupOptions#confirm()} false nothing is removed and the report says what would be.
+   *
+   * @throws RecoveryRequiredException a recovery sidecar is pending; run {@link #repair} first
+   */
+  public static CleanupReport cleanup(String uri, OpenOptions options, CleanupOptions cleanup) {
+    return engine().cleanup(uri, options, cleanup);
+  }
+
   private static GraphEngine engine() {
     List<GraphEngine> found = new ArrayList<>();
     try {

@@ -9,6 +9,7 @@ import io.omnigraph.cli.command.ExportCommand;
 import io.omnigraph.cli.command.InitCommand;
 import io.omnigraph.cli.command.LoadCommand;
 import io.omnigraph.cli.command.MutateCommand;
+import io.omnigraph.cli.command.OptimizeCommand;
 import io.omnigraph.cli.command.QueryCommand;
 import io.omnigraph.cli.command.QuickstartCommand;
 import io.omnigraph.cli.command.RecoveriesCommand;
@@ -46,7 +47,7 @@ import picocli.CommandLine.Spec;
       // server lane
       ServeCommand.class,
       // --- schema & maintenance ---
-      EnsureIndicesCommand.class,
+      EnsureIndicesCommand.class, OptimizeCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

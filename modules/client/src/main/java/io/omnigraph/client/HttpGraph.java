@@ -422,16 +422,28 @@ public final class HttpGraph implements Graph {
 
   // --- schema & maintenance ---
 
+  /** {@code POST ensure-indices}; the commit (if any) is authored by the token's actor. */
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
+    JsonNode r = json(post("ensure-indices", JSON.createObjectNode()));
+    List<io.omnigraph.api.IndexStatus> indexes = new ArrayList<>();
+    r.path("indexes").forEach(i -> indexes.add(new io.omnigraph.api.IndexStatus(i.path("table").asText(),
+        i.path("column").asText(), i.path("kind").asText(), i.path("name").asText(), i.path("state").asText(),
+        text(i, "reason"))));
+    JsonNode commit = r.path("commit");
+    return new io.omnigraph.api.EnsureIndicesResult(commit.isObject() ? commit.path("graph_commit_id").asText() : null,
+        indexes);
+  }
+
   /**
-   * Not served over HTTP yet: index builds are operator work against the graph root.
+   * Not served over HTTP yet: maintenance is operator work against the graph root.
    *
    * @throws io.omnigraph.api.InvalidInputException always
    */
   @Override
-  public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
-    throw new io.omnigraph.api.InvalidInputException("ensure-indices is not available through the HTTP client;"
-        + " run 'omnigraph ensure-indices <uri>' (or Graph.ensureIndices on an embedded graph) against the graph root",
-        null);
+  public io.omnigraph.api.OptimizeResult optimize() {
+    throw new io.omnigraph.api.InvalidInputException("optimize is not available through the HTTP client;"
+        + " run 'omnigraph optimize <uri>' (or Graph.optimize on an embedded graph) against the graph root", null);
   }
 
   @Override

@@ -324,6 +324,12 @@ final class LanceGraph implements Graph {
     return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
   }
 
+  @Override
+  public io.omnigraph.api.OptimizeResult optimize() {
+    ensureOpen();
+    return io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
+  }
+
   /** @return what the index and maintenance writers need of this handle */
   io.omnigraph.engine.index.GraphAccess access() {
     return new io.omnigraph.engine.index.GraphAccess(root, tables, manifest, publisher, snapshots, writer,

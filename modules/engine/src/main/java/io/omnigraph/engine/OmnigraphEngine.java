@@ -135,6 +135,18 @@ public final class OmnigraphEngine implements GraphEngine {
     });
   }
 
+  // --- schema & maintenance ---
+
+  @Override
+  public io.omnigraph.api.CleanupReport cleanup(String uri, OpenOptions options, io.omnigraph.api.CleanupOptions cleanup) {
+    return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
+      RecoverySweep sweep = RecoverySweep.forRoot(root, tables, manifest, new ManifestPublisher(tables, manifest),
+          schema);
+      return VersionCleanup.run(root, tables, sweep.sidecars(), () -> new SnapshotResolver(root, tables, manifest).latest(),
+          cleanup);
+    });
+  }
+
   private interface RootWork<T> {
     T run(GraphRoot root, TableStore tables, ManifestStore manifest, CompiledSchema schema);
   }

@@ -58,6 +58,10 @@ final class GraphRoutes {
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::check));
     r.add(new Route("POST", "query/explain", false, false, "The plan of a read query, as text",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, QueryRoutes::explain));
+    // --- schema & maintenance ---
+    r.add(new Route("POST", "ensure-indices", true, false,
+        "Build every index the schema calls for that the graph lacks (one commit; none when nothing is missing)",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::ensureIndices));
     r.add(new Route("GET", "schema", false, false, "The accepted schema source",
         null, Exchange.JSON_TYPE, GraphRoutes::schema));
     r.add(new Route("POST", "load", true, true, "Load NDJSON given as a JSON string as one commit",
@@ -113,6 +117,31 @@ final class GraphRoutes {
     x.allowQueryParams(Set.of("branch"));
     checkBranch(x.graph, x.queryParam("branch"));
     x.sendJson(200, Wire.schema(x.graph.schema()));
+  }
+
+  private static void ensureIndices(Exchange x) {
+    x.allowQueryParams(Set.of());
+    x.jsonBody(Set.of());
+    io.omnigraph.api.EnsureIndicesResult r = x.graph.ensureIndices();
+    ObjectNode o = Wire.object();
+    if (r.commitId() == null) {
+      o.putNull("commit");
+    } else {
+      o.set("commit", x.graph.commit(r.commitId()).map(Wire::commit).orElse(null));
+    }
+    o.put("created", r.created());
+    com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("indexes");
+    for (io.omnigraph.api.IndexStatus i : r.indexes()) {
+      ObjectNode n = a.addObject().put("table", i.table()).put("column", i.column()).put("kind", i.kind())
+          .put("name", i.name()).put("state", i.state());
+      if (i.reason() != null) {
+        n.put("reason", i.reason());
+      }
+    }
+    if (x.actor != null) {
+      o.put("actor_id", x.actor);
+    }
+    x.sendJson(200, o);
   }
 
   private static void commits(Exchange x) {

@@ -1,20 +1,29 @@
 package io.omnigraph.cli.command;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.omnigraph.api.CleanupResult;
+import io.omnigraph.api.CleanupOptions;
+import io.omnigraph.api.CleanupReport;
+import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.cli.Json;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code omnigraph cleanup <uri>}: removes table history no graph commit needs; refused while recovery is pending. */
+/**
+ * {@code omnigraph cleanup <uri> [--keep n] [--older-than d] [--confirm]}: previews (or, with
+ * {@code --confirm}, removes) table history no graph commit needs; refused while recovery is pending.
+ */
 @Command(
     name = "cleanup",
     mixinStandardHelpOptions = true,
     description = {
-      "Remove Lance versions of every table older than the oldest version any graph commit pins, and the files"
-          + " only they reference; every commit stays readable. Unreferenced files younger than 7 days are kept.",
+      "Preview, or with --confirm remove, the Lance versions of every table that no graph commit pins, and the files"
+          + " only they reference (docs/maintenance.md). Every commit stays readable: nothing at or after the oldest"
+          + " version a commit pins is removed. Unreferenced files younger than 7 days are kept.",
       "Refused (exit 3, recovery required) while any recovery sidecar is pending: run 'omnigraph repair' first."
     })
 public final class CleanupCommand extends GraphCommand implements Callable<Integer> {
@@ -22,20 +31,68 @@ public final class CleanupCommand extends GraphCommand implements Callable<Integ
   @Parameters(index = "0", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
   String positional;
 
+  @Option(names = "--keep", paramLabel = "<n>", defaultValue = "1",
+      description = "Always keep the n newest versions of each table (default 1).")
+  int keep;
+
+  @Option(names = "--older-than", paramLabel = "<duration>", defaultValue = "0",
+      description = "Only remove versions older than this: 0, or a number with s, m, h or d (e.g. 7d), or ISO-8601"
+          + " (PT12H). Default 0.")
+  String olderThan;
+
+  @Option(names = "--confirm", description = "Remove what the preview lists (without it nothing is removed).")
+  boolean confirm;
+
   @Override
   public Integer call() {
-    CleanupResult result = Omnigraph.cleanup(uri(positional), openOptions(uri(positional)));
-    long total = result.removedVersions().values().stream().mapToLong(Long::longValue).sum();
+    CleanupReport r = Omnigraph.cleanup(uri(positional), openOptions(uri(positional)),
+        new CleanupOptions(keep, duration(olderThan), confirm));
+    long total = r.tables().stream().mapToLong(t -> t.versions().size()).sum();
     if (output.json()) {
       ObjectNode o = Json.object();
       o.put("uri", uri(positional));
-      ObjectNode tables = o.putObject("removed_versions");
-      new java.util.TreeMap<>(result.removedVersions()).forEach(tables::put);
+      o.put("applied", r.applied());
+      ArrayNode arr = o.putArray("tables");
+      for (CleanupReport.TableCleanup t : r.tables()) {
+        ObjectNode n = arr.addObject().put("table", t.table());
+        t.versions().forEach(n.putArray("versions")::add);
+        if (r.applied()) {
+          n.put("bytes_removed", t.bytesRemoved());
+        }
+      }
       terminal().out().println(Json.write(o));
       return 0;
     }
-    terminal().out().println("removed " + total + " old table version(s) at " + uri(positional));
-    new java.util.TreeMap<>(result.removedVersions()).forEach((k, v) -> terminal().out().println("  " + k + ": " + v));
+    for (CleanupReport.TableCleanup t : r.tables()) {
+      terminal().out().println("  " + t.table() + ": " + t.versions().size() + " version(s) " + t.versions()
+          + (r.applied() ? ", " + t.bytesRemoved() + " bytes freed" : ""));
+    }
+    terminal().out().println(r.applied() ? "removed " + total + " old table version(s) at " + uri(positional)
+        : "would remove " + total + " old table version(s) at " + uri(positional) + " (preview; --confirm removes them)");
     return 0;
+  }
+
+  /** @return {@code text} as a duration: {@code 0}, {@code <n>s|m|h|d}, or ISO-8601 */
+  static Duration duration(String text) {
+    String t = text.strip();
+    try {
+      if (t.equals("0")) {
+        return Duration.ZERO;
+      }
+      if (t.startsWith("P") || t.startsWith("p")) {
+        return Duration.parse(t);
+      }
+      long n = Long.parseLong(t.substring(0, t.length() - 1));
+      return switch (Character.toLowerCase(t.charAt(t.length() - 1))) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        case 'd' -> Duration.ofDays(n);
+        default -> throw new NumberFormatException(t);
+      };
+    } catch (RuntimeException e) {
+      throw new InvalidInputException("--older-than '" + text + "' is not a duration (0, 30s, 15m, 12h, 7d or ISO-8601"
+          + " like PT12H)", null, e);
+    }
   }
 }

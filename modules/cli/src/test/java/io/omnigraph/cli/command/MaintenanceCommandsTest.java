@@ -55,4 +55,53 @@ class MaintenanceCommandsTest {
     assertThat(help.exitCode()).isZero();
     assertThat(help.out()).contains("existing indexes are never rebuilt");
   }
+
+  void merge(String name) throws IOException {
+    Path data = Files.writeString(tmp.resolve(name + ".jsonl"), "{\"type\":\"Person\",\"data\":{\"name\":\"" + name
+        + "\"}}\n");
+    assertThat(CliRun.of("load", "--mode", "merge", "--data", data.toString(), graph).exitCode()).isZero();
+  }
+
+  @Test
+  void optimizeCompactsIntoOneCommitThenHasNothingToDo() throws IOException {
+    merge("bob");
+    merge("cy");
+    CliRun first = CliRun.of("optimize", graph, "--json");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    ObjectNode o = Json.parseObject(first.out().strip());
+    assertThat(o.get("commit_id").isTextual()).isTrue();
+    JsonNode person = o.get("tables").get(0);
+    assertThat(person.get("table").asText()).isEqualTo("node:Person");
+    assertThat(person.get("fragments_after").asInt()).isLessThan(person.get("fragments_before").asInt());
+    CliRun again = CliRun.of("optimize", graph);
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(again.out()).contains("no table needed work: no commit");
+  }
+
+  @Test
+  void cleanupPreviewsByDefaultAndRemovesOnlyWithConfirm() throws IOException {
+    merge("bob");
+    merge("cy");
+    CliRun.of("optimize", graph);
+    // Every version is pinned by a commit or newer than the oldest pinned one: nothing is removable, and
+    // the preview says so without removing anything.
+    CliRun preview = CliRun.of("cleanup", graph, "--json");
+    assertThat(preview.exitCode()).as(preview.err()).isZero();
+    ObjectNode p = Json.parseObject(preview.out().strip());
+    assertThat(p.get("applied").asBoolean()).isFalse();
+    CliRun text = CliRun.of("cleanup", graph, "--keep", "2", "--older-than", "7d");
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("would remove 0 old table version(s)", "--confirm removes them");
+    CliRun bad = CliRun.of("cleanup", graph, "--older-than", "soon");
+    assertThat(bad.exitCode()).isEqualTo(io.omnigraph.cli.ExitCode.DATA);
+    assertThat(bad.err()).contains("not a duration");
+    CliRun zero = CliRun.of("cleanup", graph, "--keep", "0");
+    assertThat(zero.exitCode()).isEqualTo(io.omnigraph.cli.ExitCode.DATA);
+    CliRun done = CliRun.of("cleanup", graph, "--confirm", "--json");
+    assertThat(done.exitCode()).as(done.err()).isZero();
+    assertThat(Json.parseObject(done.out().strip()).get("applied").asBoolean()).isTrue();
+    CliRun export = CliRun.of("export", graph);
+    assertThat(export.exitCode()).as(export.err()).isZero();
+    assertThat(export.out()).contains("\"ada\"", "\"bob\"", "\"cy\"");
+  }
 }

@@ -98,6 +98,15 @@ public final class Failpoints {
   /** Branch delete, after the native Lance branch is gone, before its tree is reclaimed. */
   public static final String BRANCH_DELETE_POST_NATIVE = "branch_delete.post_native";
 
+  /** Optimize, inside the effect window, after its Optimize sidecar is armed, before the first table effect. */
+  public static final String OPTIMIZE_POST_SIDECAR_PRE_EFFECT = "optimize.post_sidecar_pre_effect";
+  /** Optimize, after one table was compacted, its indexes folded and missing ones built (once per table). */
+  public static final String OPTIMIZE_POST_TABLE_EFFECT = "optimize.post_table_effect";
+  /** Optimize, after every table effect, before the one publish. */
+  public static final String OPTIMIZE_PRE_PUBLISH = "optimize.pre_publish";
+  /** Optimize, after the publish, before the sidecar is retired. */
+  public static final String OPTIMIZE_POST_PUBLISH_PRE_RETIRE = "optimize.post_publish_pre_retire";
+
   /** Every failpoint name, in declaration order (the values of the {@code String} constants above). */
   public static final List<String> NAMES = declaredNames();
 

@@ -249,6 +249,9 @@ public final class RecoverySweep {
   }
 
   private Outcome process(RecoverySidecar s, Mode mode) {
+    if (s.writerKind() == RecoverySidecar.WriterKind.OPTIMIZE) {
+      return processMaintenance(s, mode);
+    }
     ProtocolV3 p = s.protocol();
     ManifestState state;
     try {
@@ -347,6 +350,96 @@ public final class RecoverySweep {
           + " rollback, which only a full sweep (open or 'omnigraph repair') performs", List.of());
     }
     return rollBack(s, observed, classes);
+  }
+
+  /**
+   * The bounded maintenance rule for an Optimize sidecar (docs/maintenance.md, "Recovery"): Lance
+   * commits compaction and index folds itself, so no transaction identity was pre-minted. A table
+   * whose HEAD moved past its pin is rolled FORWARD when every version after the pin was produced by
+   * a content-preserving operation (Rewrite, CreateIndex, ReserveFragments): its rows are the
+   * published rows, so publishing the HEAD changes no answer. Anything else moved the table and is
+   * refused (the sidecar stays). Single-writer-process model: Optimize holds the effect window (gate
+   * and lease) from arming to retirement, so nothing else commits to its tables meanwhile.
+   */
+  private Outcome processMaintenance(RecoverySidecar s, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    ManifestState state = readState();
+    Map<String, TableClassification> classes = new LinkedHashMap<>();
+    if (visible(state, p.lineage().graphCommitId()) || visible(state, p.rollbackGraphCommitId())) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
+    }
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    List<TableOutcome> outs = new ArrayList<>();
+    for (TablePin pin : s.tables()) {
+      Optional<TableEntry> entry = state.table(pin.tableKey());
+      if (entry.isEmpty() || !entry.get().identity().equals(pin.identity())) {
+        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is no longer published as "
+            + pin.identity(), List.of());
+      }
+      long pinned = entry.get().version();
+      if (pinned != pin.expectedVersion()) {
+        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is published at " + pinned
+            + " instead of the expected " + pin.expectedVersion() + " but the optimize commit is not in the lineage",
+            List.of());
+      }
+      LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
+      long head = tables.reader().latestVersionOf(loc);
+      if (head < pinned) {
+        classes.put(pin.tableKey(), TableClassification.INVARIANT_VIOLATION);
+        return outcome(s, classes, Decision.ABORT, refuse(mode), "table " + pin.tableKey() + " has HEAD " + head
+            + " behind its published version " + pinned + " (storage lost a commit)", List.of());
+      }
+      if (head == pinned) {
+        classes.put(pin.tableKey(), TableClassification.NO_MOVEMENT);
+        continue;
+      }
+      for (long v = pinned + 1; v <= head; v++) {
+        Optional<CommittedTransaction> t = tables.reader().transactionAt(loc, v);
+        if (t.isEmpty() || !t.get().preservesContent()) {
+          classes.put(pin.tableKey(), TableClassification.UNEXPECTED_MULTISTEP);
+          return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " version " + v + " was made by "
+              + t.map(CommittedTransaction::operation).orElse("an unknown transaction")
+              + ", not by compaction or an index build: recovery will not publish it", List.of());
+        }
+      }
+      classes.put(pin.tableKey(), TableClassification.ROLLED_PAST_EXPECTED);
+      long rows;
+      try (TableSnapshot at = tables.reader().openAt(loc, head)) {
+        rows = tables.reader().countRows(at);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(pin.identity(), pin.tableKey(), head, rows, loc.uri()));
+      expected.put(pin.tableKey(), pinned);
+      outs.add(new TableOutcome(pin.tableKey(), pinned, head));
+    }
+    if (updates.isEmpty()) {
+      if (mode != Mode.FULL) {
+        return outcome(s, classes, Decision.ROLL_FORWARD, Action.PENDING, "no table effect yet; a live optimize may"
+            + " still own it (a full sweep discards it)", List.of());
+      }
+      sidecars.delete(s.operationId());
+      return outcome(s, classes, Decision.ROLL_FORWARD, Action.DISCARDED, "the optimize never moved a table; nothing"
+          + " to publish", List.of());
+    }
+    if (mode == Mode.DRY_RUN) {
+      return outcome(s, classes, Decision.ROLL_FORWARD, Action.PENDING, "would publish the compacted versions", outs);
+    }
+    var l = p.lineage();
+    String branch = GraphBranch.fromColumn(s.branch());
+    Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
+    try {
+      // Content-preserving: published onto whatever head the branch has now (its tables were not touched since).
+      publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected,
+          state.headCommitId(branch), new ManifestPublisher.LineageIntent(l.graphCommitId(), l.actorId(),
+              l.message(), l.createdAtMicros())));
+    } catch (ConflictException e) {
+      return outcome(s, classes, Decision.ROLL_FORWARD, Action.REFUSED, "publishing the compacted versions failed: "
+          + e.getMessage(), List.of());
+    }
+    audit.append(new AuditPlan(RecoveryAudit.Kind.RolledForward, l.graphCommitId(), outs).row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD,
+        "published the compacted versions as commit " + l.graphCommitId(), outs);
   }
 
   private static Action refuse(Mode mode) {

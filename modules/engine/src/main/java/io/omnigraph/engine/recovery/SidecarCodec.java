@@ -152,10 +152,15 @@ public final class SidecarCodec {
   /**
    * @return the writer-specific payload field: {@code protocol_v3} for Mutation and Load,
    *     {@code protocol_v8} for EnsureIndices (the same exact-transaction shape: one pre-minted
-   *     CreateIndex transaction per table, docs/sidecar-format.md)
+   *     CreateIndex transaction per table), {@code maintenance} for Optimize (the bounded payload:
+   *     no transaction identities, always Armed; docs/sidecar-format.md)
    */
   static String payloadField(WriterKind kind) {
-    return kind == WriterKind.ENSURE_INDICES ? "protocol_v8" : "protocol_v3";
+    return switch (kind) {
+      case ENSURE_INDICES -> "protocol_v8";
+      case OPTIMIZE -> "maintenance";
+      default -> "protocol_v3";
+    };
   }
 
   private static void putNullable(ObjectNode o, String field, String value) {
@@ -233,18 +238,19 @@ public final class SidecarCodec {
     o.allow("schema_version", "operation_id", "started_at", "branch", "actor_id", "writer_kind", "tables",
         "schema_apply_manifest_published", "merge_source_commit_id", "additional_registrations", "tombstones",
         "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
-        "ensure_indices_rollback_v6");
+        "ensure_indices_rollback_v6", "maintenance");
     String kindText = o.string("writer_kind");
     WriterKind kind = WriterKind.fromJson(kindText)
         .orElseThrow(() -> new IllegalArgumentException("unknown writer_kind '" + kindText + "'"));
-    if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES) {
+    if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES
+        && kind != WriterKind.OPTIMIZE) {
       throw new IllegalArgumentException("writer_kind " + kindText
           + " is not a writer this release has, so it cannot recover it");
     }
     String payload = payloadField(kind);
     for (String legacy : List.of("merge_source_commit_id", "additional_registrations", "tombstones",
         "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
-        "ensure_indices_rollback_v6")) {
+        "ensure_indices_rollback_v6", "maintenance")) {
       if (!legacy.equals(payload) && o.node.has(legacy)) {
         throw new IllegalArgumentException("a v9 " + kindText + " sidecar must not carry " + legacy);
       }
@@ -356,6 +362,10 @@ public final class SidecarCodec {
           + ", a foreign or non-canonical URI (expected " + canonical + ")");
       fail(pin.postCommitPin() != pin.expectedVersion() + 1, "pins " + pin.tableKey()
           + " with post_commit_pin " + pin.postCommitPin() + " for expected_version " + pin.expectedVersion());
+      if (s.writerKind() == WriterKind.OPTIMIZE) {
+        fail(pin.confirmedVersion() != null, "is an Optimize sidecar but confirms " + pin.tableKey());
+        continue;
+      }
       TableEffect e = p.effect(pin.identity()).orElseThrow(
           () -> new SidecarFormatException("has no effect for pinned table " + pin.tableKey()));
       TableUpdateSlot u = p.slot(pin.identity()).orElseThrow(
@@ -373,6 +383,13 @@ public final class SidecarCodec {
         fail(pin.confirmedVersion() != null || e.confirmed() != null || u.confirmed() != null,
             "is Armed but carries a confirmation for " + pin.tableKey());
       }
+    }
+    if (s.writerKind() == WriterKind.OPTIMIZE) {
+      // The bounded maintenance payload: compaction and index folds are committed by Lance itself,
+      // so there is no caller-minted transaction to name and no confirmation boundary.
+      fail(!p.effects().isEmpty() || !p.intendedDelta().isEmpty(), "is an Optimize sidecar with exact effects");
+      fail(p.effectPhase() != EffectPhase.ARMED, "is an Optimize sidecar that is not Armed");
+      return;
     }
     fail(p.effects().size() != s.tables().size() || p.intendedDelta().size() != s.tables().size(),
         "has effects or delta slots for tables it does not pin");

@@ -108,6 +108,33 @@ public final class WriteIntent {
     return new WriteIntent(store, s, token);
   }
 
+  /**
+   * Phase A of Optimize: the bounded maintenance sidecar (writer kind {@code Optimize}, payload
+   * {@code maintenance}): the same identity envelope, authority and pre-minted lineage as every
+   * writer, but no transaction identities (Lance commits compaction and index folds itself) and no
+   * confirmation. Recovery rolls it forward only over content-preserving Lance operations
+   * (docs/maintenance.md, "Recovery").
+   *
+   * @param tables per table: identity, key, URI, expected (published) version; the uuid is ignored
+   */
+  public static WriteIntent armMaintenance(SidecarStore store, String branch, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      List<PlannedTable> tables) {
+    List<TablePin> pins = new ArrayList<>();
+    for (PlannedTable t : tables) {
+      pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(), t.expectedVersion() + 1,
+          null, null));
+    }
+    ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
+        schema.domain(), schema.irHash(), schema.identityVersion()),
+        new Lineage(commitId, GraphBranch.toColumn(branch), actorId, null, createdAtMicros, message), Ulid.generate(),
+        null, EffectPhase.ARMED, List.of(), List.of());
+    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+        actorId, WriterKind.OPTIMIZE, pins, p);
+    String token = store.arm(s);
+    return new WriteIntent(store, s, token);
+  }
+
   /** @return the operation id (the sidecar's file stem) */
   public String operationId() {
     return sidecar.operationId();

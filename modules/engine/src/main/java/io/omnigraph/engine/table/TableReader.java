@@ -84,6 +84,13 @@ public final class TableReader {
             .build())));
   }
 
+  /** @return the live HEAD version of the dataset at {@code location} */
+  public long latestVersionOf(LanceLocation location) {
+    try (TableSnapshot s = openLatest(location)) {
+      return s.version();
+    }
+  }
+
   /** @return the latest committed version of the snapshot's dataset (its live HEAD) */
   public long latestVersion(TableSnapshot s) {
     return lance(s.location().uri(), () -> s.dataset().latestVersion());
@@ -187,6 +194,48 @@ public final class TableReader {
     });
   }
 
+  /**
+   * @return per index name at the pinned version, whether it covers every fragment of that version
+   *     ({@code false}: fragments appended after the build are unindexed; optimize folds them in)
+   */
+  public Map<String, Boolean> indexCoverage(TableSnapshot s) {
+    return lance(s.location().uri(), () -> {
+      java.util.Set<Integer> fragments = new java.util.HashSet<>();
+      s.dataset().getFragments().forEach(f -> fragments.add(f.getId()));
+      Map<String, java.util.Set<Integer>> covered = new TreeMap<>();
+      for (org.lance.index.Index i : s.dataset().getIndexes()) {
+        java.util.Set<Integer> c = covered.computeIfAbsent(i.name(), k -> new java.util.HashSet<>());
+        i.fragments().ifPresent(c::addAll);
+      }
+      Map<String, Boolean> out = new TreeMap<>();
+      covered.forEach((name, c) -> out.put(name, c.containsAll(fragments)));
+      return out;
+    });
+  }
+
+  /**
+   * @return whether Lance's compaction planner finds work at the pinned version (small fragments
+   *     to merge, deletions to materialize); the planner only reads metadata
+   */
+  public boolean needsCompaction(TableSnapshot s) {
+    return lance(s.location().uri(), () -> !org.lance.compaction.Compaction.planCompaction(s.dataset(),
+        TableWriter.COMPACTION).getCompactionTasks().isEmpty());
+  }
+
+  /** @return every version of the dataset at {@code location}: {id, creation time in epoch ms}, oldest first */
+  public List<long[]> versions(LanceLocation location) {
+    try (TableSnapshot s = openLatest(location)) {
+      return lance(location.uri(), () -> s.dataset().listVersions().stream()
+          .map(v -> new long[] {v.getId(), v.getDataTime().toInstant().toEpochMilli()})
+          .sorted(java.util.Comparator.comparingLong(a -> a[0])).toList());
+    }
+  }
+
+  /** @return how many fragments the pinned version has */
+  public int fragmentCount(TableSnapshot s) {
+    return lance(s.location().uri(), () -> s.dataset().getFragments().size());
+  }
+
   /** @return the names of the indices visible at the pinned version */
   public List<String> indexNames(TableSnapshot s) {
     return lance(s.location().uri(), () -> s.dataset().listIndexes());
@@ -214,7 +263,8 @@ public final class TableReader {
         }
         try (Transaction tx = t.get()) {
           long restored = tx.operation() instanceof org.lance.operation.Restore r ? r.version() : -1;
-          return Optional.of(new CommittedTransaction(version, tx.readVersion(), tx.uuid(), restored));
+          return Optional.of(new CommittedTransaction(version, tx.readVersion(), tx.uuid(), restored,
+              tx.operation() == null ? "" : tx.operation().name()));
         }
       });
     }

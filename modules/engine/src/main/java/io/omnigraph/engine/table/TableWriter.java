@@ -57,6 +57,10 @@ import org.lance.operation.Update;
 public final class TableWriter {
   private static final String ID = TableReader.ID;
 
+  /** The compaction options of optimize: Lance's defaults, deletions materialized. */
+  static final org.lance.compaction.CompactionOptions COMPACTION = org.lance.compaction.CompactionOptions.builder()
+      .withMaterializeDeletions(true).build();
+
   private final TableReader reader;
   private final BufferAllocator allocator;
 
@@ -289,10 +293,22 @@ public final class TableWriter {
    * @throws IllegalArgumentException when {@code specs} is empty
    */
   public StagedWrite stageCreateIndices(TableSnapshot s, String tableKey, List<IndexSpec> specs) {
+    return stageCreateIndices(s, tableKey, specs, List.of());
+  }
+
+  /**
+   * {@link #stageCreateIndices(TableSnapshot, String, List)}, also removing (in the same CreateIndex
+   * transaction) every existing index segment named in {@code replaced}: a rebuild over all
+   * fragments, for index kinds Lance cannot fold new fragments into (inverted, vector built as
+   * distributed segments).
+   */
+  public StagedWrite stageCreateIndices(TableSnapshot s, String tableKey, List<IndexSpec> specs, List<String> replaced) {
     if (specs.isEmpty()) {
       throw new IllegalArgumentException("no index to create");
     }
     Operation op = lance(s.location().uri(), () -> {
+      List<org.lance.index.Index> removed = s.dataset().getIndexes().stream()
+          .filter(i -> replaced.contains(i.name())).toList();
       List<Integer> fragmentIds = s.dataset().getFragments().stream().map(Fragment::getId).toList();
       List<org.lance.index.Index> built = new ArrayList<>();
       for (IndexSpec spec : specs) {
@@ -325,9 +341,9 @@ public final class TableWriter {
         built.add(s.dataset().createIndex(org.lance.index.IndexOptions
             .builder(List.of(spec.column()), type, params)
             .withIndexName(spec.name()).withIndexUUID(UUID.randomUUID().toString())
-            .withFragmentIds(fragmentIds).build()));
+            .replace(replaced.contains(spec.name())).withFragmentIds(fragmentIds).build()));
       }
-      return org.lance.operation.CreateIndex.builder().withNewIndices(built).build();
+      return org.lance.operation.CreateIndex.builder().withNewIndices(built).withRemovedIndices(removed).build();
     });
     return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
         StagedWrite.Kind.CREATE_INDICES, 0, List.of(), op);
@@ -533,6 +549,63 @@ public final class TableWriter {
         closeQuietly(reader);
       }
     });
+  }
+
+  /**
+   * Compacts the table's fragments (one Lance Rewrite commit; indexes are remapped in the same
+   * commit) when its live HEAD is {@code expectedHead}; maintenance only, under the root's effect
+   * window. Rows are unchanged.
+   *
+   * @return the HEAD after compaction ({@code expectedHead} when there was nothing to compact)
+   * @throws ConflictException the live HEAD is not {@code expectedHead}
+   */
+  public long compact(LanceLocation location, String tableKey, long expectedHead) {
+    try (TableSnapshot s = reader.openLatest(location)) {
+      requireHead(s, tableKey, expectedHead);
+      lance(location.uri(), () -> {
+        s.dataset().compact(COMPACTION);
+        return null;
+      });
+    }
+    return reader.latestVersionOf(location);
+  }
+
+  /**
+   * Folds fragments appended since each index was built into it (Lance optimize_indices: one
+   * commit when anything was unindexed), when the live HEAD is {@code expectedHead}.
+   *
+   * @return the HEAD afterwards
+   * @throws ConflictException the live HEAD is not {@code expectedHead}
+   */
+  public long optimizeIndices(LanceLocation location, String tableKey, long expectedHead) {
+    try (TableSnapshot s = reader.openLatest(location)) {
+      requireHead(s, tableKey, expectedHead);
+      lance(location.uri(), () -> {
+        s.dataset().optimizeIndices(org.lance.index.OptimizeOptions.builder().build());
+        return null;
+      });
+    }
+    return reader.latestVersionOf(location);
+  }
+
+  private static void requireHead(TableSnapshot s, String tableKey, long expectedHead) {
+    if (s.version() != expectedHead) {
+      throw new ConflictException("table " + tableKey + " has Lance HEAD " + s.version() + " but maintenance expected "
+          + expectedHead, new ErrorDetail.ReadSetConflict("table_head:" + tableKey, Long.toString(expectedHead),
+              Long.toString(s.version())));
+    }
+  }
+
+  /**
+   * {@link #cleanupVersionsBefore}, reporting the bytes Lance freed.
+   *
+   * @return bytes removed
+   */
+  public long cleanupBefore(LanceLocation location, long beforeVersion) {
+    try (TableSnapshot s = reader.openLatest(location)) {
+      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
+          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getBytesRemoved());
+    }
   }
 
   /**

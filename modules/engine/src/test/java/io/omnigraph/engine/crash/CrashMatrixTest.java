@@ -8,6 +8,8 @@ import static io.omnigraph.engine.crash.CrashWrites.FOLLOW_UP;
 import static io.omnigraph.engine.crash.CrashWrites.HIRE3;
 import static io.omnigraph.engine.crash.CrashWrites.MERGE3;
 import static io.omnigraph.engine.crash.CrashWrites.NOBODY;
+import static io.omnigraph.engine.crash.CrashWrites.OPTIMIZE3;
+import static io.omnigraph.engine.crash.CrashWrites.OPTIMIZE_SETUP;
 import static io.omnigraph.engine.crash.CrashWrites.OVERWRITE2;
 import static io.omnigraph.engine.crash.CrashWrites.SET_AGE1;
 import static io.omnigraph.engine.crash.CrashWrites.inputFile;
@@ -91,6 +93,11 @@ class CrashMatrixTest {
       case Failpoints.TABLE_COMMIT_AFTER, Failpoints.SIDECAR_CONFIRM -> ROLLED_BACK;
       case Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH, Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER,
           Failpoints.SIDECAR_DELETE -> ROLLED_FORWARD;
+      // Optimize: nothing moved yet → discarded; any compaction or index commit → rolled forward
+      // (content-preserving, so publishing it is the optimize's own commit).
+      case Failpoints.OPTIMIZE_POST_SIDECAR_PRE_EFFECT -> "before";
+      case Failpoints.OPTIMIZE_POST_TABLE_EFFECT, Failpoints.OPTIMIZE_PRE_PUBLISH,
+          Failpoints.OPTIMIZE_POST_PUBLISH_PRE_RETIRE -> ROLLED_FORWARD;
       default -> throw new AssertionError("no expected crash outcome for failpoint " + failpoint);
     };
   }
@@ -130,6 +137,36 @@ class CrashMatrixTest {
     List<String> divergent = runWriter(local(), ENSURE_INDICES3);
     assertThat(divergent).as("divergent cells").isEmpty();
     assertThat(MATRIX.get("local")).containsKey(ENSURE_INDICES3.name() + " @ " + CONTROL);
+  }
+
+  /** Optimize over three tables with two fragments each (and no indexes yet): every failpoint it passes. */
+  @Test
+  void everyOptimizeFailpointOnLocalDiskLeavesTheBeforeOrTheAfterState() {
+    Backend local = local();
+    List<String> divergent = new ArrayList<>();
+    record Cell(String failpoint, int hit) {}
+    List<Cell> cells = new ArrayList<>(List.of(new Cell(null, 0), new Cell(Failpoints.SIDECAR_WRITE, 1),
+        new Cell(Failpoints.OPTIMIZE_POST_SIDECAR_PRE_EFFECT, 1)));
+    for (int i = 1; i <= OPTIMIZE3.tables(); i++) {
+      cells.add(new Cell(Failpoints.OPTIMIZE_POST_TABLE_EFFECT, i));
+    }
+    cells.addAll(List.of(new Cell(Failpoints.OPTIMIZE_PRE_PUBLISH, 1), new Cell(Failpoints.PUBLISH_BEFORE, 1),
+        new Cell(Failpoints.PUBLISH_AFTER, 1), new Cell(Failpoints.OPTIMIZE_POST_PUBLISH_PRE_RETIRE, 1),
+        new Cell(Failpoints.SIDECAR_DELETE, 1)));
+    for (Cell c : cells) {
+      String label = OPTIMIZE3.name() + " @ " + (c.failpoint() == null ? CONTROL : c.failpoint()
+          + (c.failpoint().equals(Failpoints.OPTIMIZE_POST_TABLE_EFFECT) ? "#" + c.hit() : ""));
+      CellResult r = runCell(local, OPTIMIZE3, c.failpoint(), c.hit(), null);
+      COVERED.incrementAndGet();
+      if (r.divergence() != null) {
+        divergent.add("local " + label + ": " + r.divergence());
+        DIVERGENCES.add("local " + label + ": " + r.divergence());
+      }
+      synchronized (MATRIX) {
+        MATRIX.computeIfAbsent("local", k -> new TreeMap<>()).put(label, r.outcome());
+      }
+    }
+    assertThat(divergent).as("divergent cells").isEmpty();
   }
 
   /**
@@ -299,6 +336,9 @@ class CrashMatrixTest {
     List<String> beforeCommits;
     try (Graph g = Omnigraph.init(uri, SCHEMA, open)) {
       load(g, LoadMode.OVERWRITE, BASE);
+      if (w == OPTIMIZE3) {
+        load(g, LoadMode.MERGE, OPTIMIZE_SETUP); // a second fragment in every table, for compaction to merge
+      }
       before = GraphModel.fromExport(KEYS, export(g));
       beforeCommits = commitIds(g);
     }

@@ -24,6 +24,7 @@ import java.util.Map;
  * CrashWriter &lt;uri&gt; [--option k=v]... load &lt;append|merge|overwrite&gt; &lt;ndjson file&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... mutate &lt;.gq file&gt; &lt;query name&gt; &lt;params JSON&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... ensure-indices
+ * CrashWriter &lt;uri&gt; [--option k=v]... optimize
  * CrashWriter &lt;uri&gt; [--option k=v]... open
  * </pre>
  *
@@ -94,6 +95,14 @@ public final class CrashWriter {
           System.out.flush();
           long t0 = System.nanoTime();
           io.omnigraph.api.EnsureIndicesResult r = g.ensureIndices();
+          System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "optimize" -> {
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          io.omnigraph.api.OptimizeResult r = g.optimize();
           System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }

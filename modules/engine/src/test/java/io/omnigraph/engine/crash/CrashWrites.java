@@ -139,6 +139,15 @@ final class CrashWrites {
   /** Builds the indexes of all three tables of the people graph (one CreateIndex transaction each). */
   static final Writer ENSURE_INDICES3 = Writer.maintenance("ensure-indices (3 tables)", "ensure-indices", 3);
 
+  /** Compacts, and builds the missing indexes of, all three tables (each with two fragments). */
+  static final Writer OPTIMIZE3 = Writer.maintenance("optimize (3 tables)", "optimize", 3);
+  /** Loaded before {@link #OPTIMIZE3} runs: a second fragment in every table. */
+  static final String OPTIMIZE_SETUP = """
+      {"type":"Person","data":{"name":"p7","age":37}}
+      {"type":"Company","data":{"title":"c7"}}
+      {"edge":"WorksAt","from":"p7","to":"c7","data":{"id":"e7","since":2007}}
+      """;
+
   /** The next write after a crash: touches every table, so a table left drifted cannot hide. */
   static final String FOLLOW_UP = """
       {"type":"Person","data":{"name":"z9","age":99}}

@@ -1,0 +1,236 @@
+package io.omnigraph.engine.maintenance;
+
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.OptimizeResult;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.engine.index.GraphAccess;
+import io.omnigraph.engine.index.IndexPlanner;
+import io.omnigraph.engine.manifest.GraphBranch;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.manifest.TableIdentity;
+import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.engine.recovery.RecoverySweep;
+import io.omnigraph.engine.recovery.WriteIntent;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.table.IndexSpec;
+import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.write.EffectWindow;
+import io.omnigraph.engine.write.GraphWrite;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The Optimize writer (docs/maintenance.md): compacts the fragments of every data table that has
+ * more than one, folds fragments appended since an index was built into it, builds the indexes the
+ * schema calls for that are missing, publishes every optimized table in ONE graph commit under ONE
+ * Optimize sidecar, then compacts {@code __manifest} (physical only, no commit).
+ *
+ * <p>The whole run holds the root's effect window (this process's gate, then the write lease), so
+ * no other writer commits meanwhile; the entry barrier (roll-forward-only) runs first and the
+ * under-gate re-list refuses to run past a pending sidecar. Rows never change: every Lance commit it
+ * makes is a Rewrite (compaction) or a CreateIndex (fold or build), which is what recovery checks
+ * before rolling an interrupted optimize forward.
+ */
+public final class Optimize {
+  /** Commit message of an optimize commit. */
+  public static final String MESSAGE = "optimize";
+  /** A table with at least this many fragments is compacted. */
+  public static final int MIN_FRAGMENTS = 2;
+
+  private Optimize() {}
+
+  record TablePlan(TableSpec spec, TableEntry entry, LanceLocation location, int fragments, boolean compact,
+      List<String> unindexed, List<IndexSpec> missing, List<String> rebuilt) {
+    boolean productive() {
+      return compact || !unindexed.isEmpty() || !missing.isEmpty();
+    }
+  }
+
+  /**
+   * @param g the graph
+   * @param actor who asks ({@code null}: nobody named)
+   * @param schemaAuthority the accepted schema identity recorded in the sidecar
+   */
+  public static OptimizeResult run(GraphAccess g, String actor, RecoverySweep.SchemaAuthority schemaAuthority) {
+    g.entryBarrier().run();
+    TableStore tables = g.tables();
+    try (EffectWindow window = g.window().apply("optimize " + ProcessHandle.current().pid())) {
+      requireNoPendingRecovery(g);
+      ManifestState state = g.snapshots().latest();
+      CompiledSchema schema = g.snapshots().schemaAt(state);
+      String branch = GraphBranch.MAIN;
+      List<TablePlan> plans = new ArrayList<>();
+      for (TableSpec spec : schema.tables()) {
+        TablePlan p = plan(g, schema, spec, state.table(spec.tableKey()).orElseThrow());
+        if (p.productive()) {
+          plans.add(p);
+        }
+      }
+      String commitId = null;
+      List<OptimizeResult.TableOptimized> done = new ArrayList<>();
+      if (!plans.isEmpty()) {
+        window.checkValid();
+        commitId = Ulid.generate();
+        long createdAt = GraphWrite.nowMicros();
+        List<WriteIntent.PlannedTable> planned = new ArrayList<>();
+        for (TablePlan p : plans) {
+          planned.add(new WriteIntent.PlannedTable(identity(p.spec()), p.spec().tableKey(), p.location().uri(),
+              p.entry().version(), ""));
+        }
+        Optional<String> head = state.headCommitId(branch);
+        WriteIntent sidecar = WriteIntent.armMaintenance(g.sidecars(), branch, actor, MESSAGE, head, schemaAuthority,
+            commitId, createdAt, planned);
+        String operation = sidecar.operationId();
+        List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+        Map<String, Long> expected = new TreeMap<>();
+        try {
+          Failpoints.hit(Failpoints.OPTIMIZE_POST_SIDECAR_PRE_EFFECT);
+          for (TablePlan p : plans) {
+            String key = p.spec().tableKey();
+            long v = p.entry().version();
+            // Indexes first: Lance compacts fragments covered by different index bitmaps separately, so a
+            // fold before the compaction lets it merge everything into as few fragments as possible.
+            List<String> folded = new ArrayList<>();
+            if (!p.unindexed().isEmpty()) {
+              long before = v;
+              v = tables.writer().optimizeIndices(p.location(), key, v);
+              if (v != before) {
+                folded.addAll(p.unindexed());
+              }
+            }
+            List<String> built = new ArrayList<>();
+            if (!p.missing().isEmpty()) {
+              try (TableSnapshot s = tables.reader().openAt(p.location(), v)) {
+                StagedWrite staged = tables.writer().stageCreateIndices(s, key, p.missing(), p.rebuilt());
+                v = tables.writer().commitStaged(s, staged);
+              }
+              p.missing().forEach(i -> (p.rebuilt().contains(i.name()) ? folded : built).add(i.name()));
+            }
+            if (p.compact() || !p.unindexed().isEmpty() || !p.rebuilt().isEmpty()) {
+              v = tables.writer().compact(p.location(), key, v);
+            }
+            int after;
+            long rows;
+            try (TableSnapshot s = tables.reader().openAt(p.location(), v)) {
+              after = tables.reader().fragmentCount(s);
+              rows = tables.reader().countRows(s);
+            }
+            Failpoints.hit(Failpoints.OPTIMIZE_POST_TABLE_EFFECT);
+            if (v != p.entry().version()) {
+              updates.add(new ManifestPublisher.TableUpdate(identity(p.spec()), key, v, rows, p.location().uri()));
+              expected.put(key, p.entry().version());
+            }
+            done.add(new OptimizeResult.TableOptimized(key, p.entry().version(), v, p.fragments(), after, folded, built));
+          }
+          window.checkValid();
+          Failpoints.hit(Failpoints.OPTIMIZE_PRE_PUBLISH);
+          if (!updates.isEmpty()) {
+            g.publisher().publish(new ManifestPublisher.PublishRequest(branch, updates, expected, head,
+                new ManifestPublisher.LineageIntent(commitId, actor, MESSAGE, createdAt)));
+          } else {
+            commitId = null;
+          }
+          Failpoints.hit(Failpoints.OPTIMIZE_POST_PUBLISH_PRE_RETIRE);
+        } catch (OmnigraphException e) {
+          throw new RecoveryRequiredException("recovery required for operation " + operation + ": optimize failed ("
+              + e.getMessage() + "); the sidecar " + RecoverySidecar.path(operation) + " lets the next write or open"
+              + " publish the compacted tables", new ErrorDetail.RecoveryRequired(operation), e);
+        }
+        sidecar.retire();
+      }
+      // __manifest: physical only (a Rewrite, same rows); every version a commit names stays until cleanup.
+      LanceLocation manifest = g.root().lance(ManifestStore.PATH);
+      int mBefore;
+      int mAfter;
+      long mHead = tables.reader().latestVersionOf(manifest);
+      try (TableSnapshot s = tables.reader().openAt(manifest, mHead)) {
+        mBefore = tables.reader().fragmentCount(s);
+      }
+      mAfter = mBefore;
+      boolean compactManifest;
+      try (TableSnapshot s = tables.reader().openAt(manifest, mHead)) {
+        compactManifest = mBefore >= MIN_FRAGMENTS && tables.reader().needsCompaction(s);
+      }
+      if (compactManifest) {
+        window.checkValid();
+        long v = tables.writer().compact(manifest, ManifestStore.PATH, mHead);
+        try (TableSnapshot s = tables.reader().openAt(manifest, v)) {
+          mAfter = tables.reader().fragmentCount(s);
+        }
+      }
+      return new OptimizeResult(commitId, done, mBefore, mAfter);
+    }
+  }
+
+  static TablePlan plan(GraphAccess g, CompiledSchema schema, TableSpec spec, TableEntry entry) {
+    LanceLocation loc = g.root().lance(entry.path());
+    try (TableSnapshot s = g.tables().reader().openAt(loc, entry.version())) {
+      long head = g.tables().reader().latestVersion(s);
+      if (head != entry.version()) {
+        throw new io.omnigraph.api.ConflictException("table " + spec.tableKey() + " has Lance HEAD " + head
+            + " but the graph publishes " + entry.version() + ": an earlier write committed without publishing; the"
+            + " table needs repair", new ErrorDetail.ReadSetConflict("table_head:" + spec.tableKey(),
+                Long.toString(entry.version()), Long.toString(head)));
+      }
+      int fragments = g.tables().reader().fragmentCount(s);
+      Map<String, Boolean> coverage = g.tables().reader().indexCoverage(s);
+      // BTREE indexes are folded (Lance optimize_indices); an inverted or vector index that lacks
+      // fragments is rebuilt over all of them in the CreateIndex transaction that builds missing ones:
+      // Lance cannot append to the segments a distributed build writes.
+      List<String> unindexed = new ArrayList<>();
+      List<IndexSpec> missing = new ArrayList<>();
+      List<String> rebuilt = new ArrayList<>();
+      Set<String> existing = new HashSet<>(coverage.keySet());
+      if (entry.rowCount() > 0) {
+        for (IndexPlanner.Wanted w : IndexPlanner.wanted(schema, spec, entry.rowCount())) {
+          String name = w.spec().name();
+          if (w.deferredReason() != null) {
+            continue;
+          }
+          if (!existing.contains(name)) {
+            missing.add(w.spec());
+          } else if (!coverage.get(name)) {
+            if (w.spec() instanceof IndexSpec.BTree) {
+              unindexed.add(name);
+            } else {
+              missing.add(w.spec());
+              rebuilt.add(name);
+            }
+          }
+        }
+      }
+      boolean compact = fragments >= MIN_FRAGMENTS && g.tables().reader().needsCompaction(s);
+      return new TablePlan(spec, entry, loc, fragments, compact, unindexed, missing, rebuilt);
+    }
+  }
+
+  private static TableIdentity identity(TableSpec spec) {
+    return new TableIdentity(spec.stableTableId(), spec.tableIncarnationId());
+  }
+
+  private static void requireNoPendingRecovery(GraphAccess g) {
+    List<String> pending = g.sidecars().list();
+    if (!pending.isEmpty()) {
+      String path = pending.get(0);
+      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
+      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
+          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
+          new ErrorDetail.RecoveryRequired(id));
+    }
+  }
+}
