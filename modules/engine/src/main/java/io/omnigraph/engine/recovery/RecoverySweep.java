@@ -363,7 +363,7 @@ public final class RecoverySweep {
    */
   private Outcome processMaintenance(RecoverySidecar s, Mode mode) {
     ProtocolV3 p = s.protocol();
-    ManifestState state = readState();
+    ManifestState state = readState(GraphBranch.fromColumn(s.branch()));
     Map<String, TableClassification> classes = new LinkedHashMap<>();
     if (visible(state, p.lineage().graphCommitId()) || visible(state, p.rollbackGraphCommitId())) {
       return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
