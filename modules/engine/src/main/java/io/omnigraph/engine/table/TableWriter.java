@@ -225,7 +225,34 @@ public final class TableWriter {
     long rows = batches.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
     List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), batches));
     return new StagedWrite(tableKey, s.location(), s.version(), UUID.randomUUID().toString(),
-        StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(frags).schema(schema).build());
+        StagedWrite.Kind.OVERWRITE, rows, List.of(), replaceAll(s, schema, frags));
+  }
+
+  /**
+   * The Overwrite that replaces every row of the pinned version with {@code fragments}, numbering
+   * them above every fragment id of that version. Lance's Overwrite would number them from 0 again,
+   * while a Lance session caches per-fragment metadata by fragment id: a process that had read the
+   * old fragment 0 then read the new one with the old metadata, and every filtered scan failed
+   * ("all columns in a record batch must have the same length"). Lance keeps ids given to it
+   * (docs/write-protocol.md, "Overwrite and fragment ids").
+   */
+  /** Dataset config key: the lowest fragment id the next overwrite may use. */
+  static final String FRAGMENT_ID_FLOOR = "omnigraph.fragment_id_floor";
+
+  private Operation replaceAll(TableSnapshot s, Schema schema, List<FragmentMetadata> fragments) {
+    int next = lance(s.location().uri(), () -> {
+      int above = s.dataset().getFragments().stream().mapToInt(Fragment::getId).max().orElse(-1) + 1;
+      // An earlier overwrite's floor covers the ids it used when this version holds none of them.
+      String floor = s.dataset().getConfig().get(FRAGMENT_ID_FLOOR);
+      return floor == null ? above : Math.max(above, Integer.parseInt(floor));
+    });
+    List<FragmentMetadata> numbered = new ArrayList<>(fragments.size());
+    for (FragmentMetadata f : fragments) {
+      numbered.add(new FragmentMetadata(next++, f.getFiles(), f.getPhysicalRows(), f.getDeletionFile(), f.getRowIdMeta(),
+          f.getCreatedAtVersionMeta(), f.getLastUpdatedAtVersionMeta()));
+    }
+    return Overwrite.builder().fragments(numbered).schema(schema)
+        .configUpsertValues(Map.of(FRAGMENT_ID_FLOOR, Integer.toString(next))).build();
   }
 
   /**
@@ -281,7 +308,7 @@ public final class TableWriter {
     public StagedWrite finish() {
       finished = true;
       return new StagedWrite(tableKey, snapshot.location(), snapshot.version(), UUID.randomUUID().toString(),
-          StagedWrite.Kind.OVERWRITE, rows, List.of(), Overwrite.builder().fragments(List.copyOf(fragments)).schema(schema).build());
+          StagedWrite.Kind.OVERWRITE, rows, List.of(), replaceAll(snapshot, schema, List.copyOf(fragments)));
     }
   }
 
