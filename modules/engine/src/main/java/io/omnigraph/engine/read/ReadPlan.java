@@ -47,8 +47,13 @@ final class ReadPlan {
    * @param kind the key's scalar kind (null: compare as text)
    * @param descending whether descending
    * @param text as written
+   * @param candidatesOnly rows whose key is null are dropped (vector search)
    */
-  record Order(Val val, int column, ScalarKind kind, boolean descending, String text) {}
+  record Order(Val val, int column, ScalarKind kind, boolean descending, String text, boolean candidatesOnly) {
+    Order(Val val, int column, ScalarKind kind, boolean descending, String text) {
+      this(val, column, kind, descending, text, false);
+    }
+  }
 
   final String queryName;
   final List<Binding> bindings;
@@ -178,6 +183,9 @@ final class ReadPlan {
       int i = aliases.get(a.name());
       return new Order(null, i, ReadValues.kind(projections.get(i).type()), o.descending(), a.name());
     }
+    if (e instanceof QueryAst.Call c && c.function() == QueryAst.Function.NEAREST && !aggregate) {
+      return nearest(planner, scope, c);
+    }
     if (e instanceof QueryAst.Call c && !c.function().isAggregate()) {
       throw unsupported("ordering by " + c.function().spelling() + "(...) is not supported yet");
     }
@@ -193,6 +201,47 @@ final class ReadPlan {
     }
     Val v = planner.exprIn(e, scope);
     return new Order(v, -1, v.type() == null ? ScalarKind.STRING : ReadValues.kind(v.type()), o.descending(), v.text());
+  }
+
+  /**
+   * {@code nearest($x.vec, q)}: exact k-nearest neighbours by squared Euclidean distance, ascending,
+   * after every match filter (prefilter); rows whose vector is null are not candidates.
+   */
+  private static Order nearest(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Call c) {
+    Val vec = planner.exprIn(c.args().get(0), scope);
+    Expr qe = c.args().get(1);
+    float[] query;
+    if (qe instanceof QueryAst.LiteralExpr l && l.literal() instanceof QueryAst.ListLit list) {
+      query = new float[list.items().size()];
+      for (int i = 0; i < query.length; i++) {
+        query[i] = ((Number) ReadPlanner.literal(list.items().get(i)).fn().apply(new Entity[0])).floatValue();
+      }
+    } else {
+      Val q = planner.exprIn(qe, scope);
+      if (ReadValues.kind(q.type()) == ScalarKind.STRING) {
+        throw new InvalidInputException("nearest(" + vec.text() + ", " + q.text() + ") needs an embedding provider to turn"
+            + " the String into a vector, and none is configured (this release has no embedding provider);"
+            + " pass a Vector(n) parameter or a numeric list literal instead",
+            new ErrorDetail.Validation(null, null, null, "embedding_unavailable"));
+      }
+      query = (float[]) q.fn().apply(new Entity[0]); // a null query vector has no neighbours
+
+    }
+    float[] target = query;
+    java.util.function.Function<Entity[], Object> fn = s -> {
+      float[] x = (float[]) vec.fn().apply(s);
+      if (x == null || target == null) {
+        return null;
+      }
+      double d = 0;
+      for (int i = 0; i < x.length; i++) {
+        double diff = (double) x[i] - target[i];
+        d += diff * diff;
+      }
+      return d;
+    };
+    Val dist = new Val(F64, true, fn, vec.vars(), "nearest(" + vec.text() + ")", false);
+    return new Order(dist, -1, ScalarKind.F64, false, dist.text(), true);
   }
 
   private static boolean sameExpr(Expr a, Expr b) {

@@ -35,9 +35,14 @@ final class ResultSink implements ReadExecutor.Sink {
       for (int i = 0; i < width; i++) {
         out[i] = plan.projections.get(i).val().fn().apply(r.slots);
       }
+      boolean candidate = true;
       for (int i = 0; i < plan.orderings.size(); i++) {
         ReadPlan.Order o = plan.orderings.get(i);
         out[width + i] = o.column() >= 0 ? out[o.column()] : o.val().fn().apply(r.slots);
+        candidate &= !(o.candidatesOnly() && out[width + i] == null);
+      }
+      if (!candidate) {
+        continue;
       }
       for (int i = 0; i < plan.tieBreak.size(); i++) {
         Entity e = r.slots[plan.tieBreak.get(i).slot];
