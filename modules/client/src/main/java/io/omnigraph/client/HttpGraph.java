@@ -170,6 +170,9 @@ public final class HttpGraph implements Graph {
     if (options.message() != null) {
       body.put("message", options.message());
     }
+    if (options.branch() != null) {
+      body.put("branch", options.branch());
+    }
     HttpRequest.Builder b = options.expectedHead() == null
         ? post("mutate", body)
         : post("mutate/if-graph-commit", body).header(IF_GRAPH_COMMIT, options.expectedHead());
