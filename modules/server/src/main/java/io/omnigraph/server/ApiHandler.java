@@ -214,6 +214,7 @@ final class ApiHandler extends Handler.Abstract {
     x.response.reset();
     x.response.getHeaders().put(REQUEST_ID_HEADER, x.requestId);
     headers.forEach((k, v) -> x.response.getHeaders().put(k, v));
+    x.settleBody(status == 413);
     x.send(status, Exchange.JSON_TYPE, json.getBytes(StandardCharsets.UTF_8));
     return null;
   }

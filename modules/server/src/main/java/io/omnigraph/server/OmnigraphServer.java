@@ -265,6 +265,9 @@ public final class OmnigraphServer implements AutoCloseable {
       connector.setPort(port);
       // Long loads and exports keep a connection busy without I/O; do not cut them.
       connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());
+      // During a graceful stop Jetty would cut a connection idle for more than 1 s (its default): an
+      // upload that pauses would be lost long before the stop deadline. The deadline governs instead.
+      connector.setShutdownIdleTimeout(Math.max(1, stopTimeout.toMillis()));
       jetty.addConnector(connector);
       Map<String, Graph> served = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(graphs));
       jetty.setHandler(new GracefulHandler(new ApiHandler(settings, served)));
