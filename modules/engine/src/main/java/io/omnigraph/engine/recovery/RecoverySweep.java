@@ -252,6 +252,9 @@ public final class RecoverySweep {
     if (s.writerKind() == RecoverySidecar.WriterKind.OPTIMIZE) {
       return processMaintenance(s, mode);
     }
+    if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
+      return processMerge(s, mode);
+    }
     ProtocolV3 p = s.protocol();
     ManifestState state;
     try {
@@ -440,6 +443,184 @@ public final class RecoverySweep {
     sidecars.delete(s.operationId());
     return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD,
         "published the compacted versions as commit " + l.graphCommitId(), outs);
+  }
+
+  /** One table of a BranchMerge sidecar as observed now. */
+  private record ChainObserved(TablePin pin, LanceLocation location, long head, long pinned, int landed,
+      boolean compensated) {}
+
+  /**
+   * A BranchMerge sidecar (docs/branches.md, "Merge recovery"): per pinned table, the landed
+   * effects must be a contiguous prefix of the pre-minted chain (each version {@code expected + i + 1}
+   * carrying exactly the chain's i-th transaction), optionally topped by this recovery's own
+   * compensating Restore to the expected version. Anything else is refused. A confirmed, complete
+   * chain is rolled forward only while the captured target authority (graph head, schema) still
+   * holds; otherwise — or when unconfirmed — a full sweep compensates: restores every touched table
+   * to its expected version and publishes the pre-minted rollback commit.
+   */
+  private Outcome processMerge(RecoverySidecar s, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    String branch = GraphBranch.fromColumn(s.branch());
+    ManifestState state;
+    try {
+      state = readState(branch);
+    } catch (NotFoundException e) {
+      if (s.branch() == null) {
+        throw e;
+      }
+      return orphaned(s, mode);
+    }
+    Map<String, TableClassification> classes = new LinkedHashMap<>();
+    if (visible(state, p.lineage().graphCommitId()) || visible(state, p.rollbackGraphCommitId())) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
+    }
+    List<ChainObserved> observed = new ArrayList<>();
+    boolean complete = true;
+    boolean anyEffect = false;
+    for (TablePin pin : s.tables()) {
+      Optional<TableEntry> entry = state.table(pin.tableKey());
+      if (entry.isPresent() && !entry.get().identity().equals(pin.identity())) {
+        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is now bound to "
+            + entry.get().identity() + ", not the sidecar's " + pin.identity(), List.of());
+      }
+      long pinned = entry.map(TableEntry::version).orElse(0L);
+      LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
+          root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
+      long head;
+      try {
+        head = tables.reader().latestVersionOf(loc);
+      } catch (NotFoundException e) {
+        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " has no dataset at "
+            + loc.uri(), List.of());
+      }
+      if (head < pinned) {
+        classes.put(pin.tableKey(), TableClassification.INVARIANT_VIOLATION);
+        return outcome(s, classes, Decision.ABORT, refuse(mode), "table " + pin.tableKey() + " has HEAD " + head
+            + " behind its published version " + pinned + " (storage lost a commit)", List.of());
+      }
+      if (pinned != pin.expectedVersion()) {
+        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is published at " + pinned
+            + " instead of the merge's expected " + pin.expectedVersion() + ", and neither the merge nor its"
+            + " rollback is in the lineage", List.of());
+      }
+      List<TransactionIdentity> chain = p.effect(pin.identity()).orElseThrow().transactions();
+      int landed = 0;
+      while (landed < chain.size() && pin.expectedVersion() + landed + 1 <= head) {
+        Optional<CommittedTransaction> t = tables.reader().transactionAt(loc, pin.expectedVersion() + landed + 1);
+        TransactionIdentity want = chain.get(landed);
+        if (t.isEmpty() || t.get().readVersion() != want.readVersion() || !t.get().uuid().equals(want.uuid())) {
+          break;
+        }
+        landed++;
+      }
+      boolean compensated = false;
+      if (pin.expectedVersion() + landed < head) {
+        Optional<CommittedTransaction> top = head == pin.expectedVersion() + landed + 1 && landed > 0
+            ? tables.reader().transactionAt(loc, head) : Optional.empty();
+        if (top.isEmpty() || !top.get().restores(pin.expectedVersion())) {
+          classes.put(pin.tableKey(), TableClassification.UNEXPECTED_EFFECT_IDENTITY);
+          return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " version "
+              + (pin.expectedVersion() + landed + 1) + " is not the merge's next pre-minted transaction (landed "
+              + landed + " of " + chain.size() + "): a non-contiguous or foreign chain recovery will not adopt or"
+              + " undo", List.of());
+        }
+        compensated = true;
+      }
+      classes.put(pin.tableKey(), landed == 0 ? TableClassification.NO_MOVEMENT
+          : landed == chain.size() && !compensated ? TableClassification.ROLLED_PAST_EXPECTED
+          : TableClassification.INCOMPLETE_PHASE_B);
+      complete &= landed == chain.size() && !compensated;
+      anyEffect |= landed > 0;
+      observed.add(new ChainObserved(pin, loc, head, pinned, landed, compensated));
+    }
+    if (!anyEffect) {
+      if (mode != Mode.FULL) {
+        return outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "no merge effect yet; a live merge may still"
+            + " own it (a full sweep discards it)", List.of());
+      }
+      sidecars.delete(s.operationId());
+      return outcome(s, classes, Decision.ROLL_BACK, Action.DISCARDED, "the merge never committed a table; nothing"
+          + " to undo", List.of());
+    }
+    boolean authorityHolds = Objects.equals(state.graphHeads().get(branch), p.authority().graphHead())
+        && p.authority().schemaIrHash().equals(schema.irHash())
+        && p.authority().schemaIdentityDomain().equals(schema.domain());
+    boolean forward = p.effectPhase() == RecoverySidecar.EffectPhase.EFFECTS_CONFIRMED && complete && authorityHolds;
+    if (mode == Mode.DRY_RUN || (mode == Mode.ROLL_FORWARD_ONLY && !forward)) {
+      return outcome(s, classes, forward ? Decision.ROLL_FORWARD : Decision.ROLL_BACK, Action.PENDING, forward
+          ? "would publish the confirmed merge" : "the merge is unconfirmed, partial or its target moved; a full"
+          + " sweep compensates it", List.of());
+    }
+    if (forward) {
+      List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+      Map<String, Long> expected = new TreeMap<>();
+      for (TableUpdateSlot slot : p.intendedDelta()) {
+        var c = slot.confirmed();
+        String uri = io.omnigraph.engine.table.TableReader.branchLocation(
+            root.lance(slot.identity().canonicalPath(slot.tableKey())), c.tableBranch()).uri();
+        updates.add(new ManifestPublisher.TableUpdate(slot.identity(), slot.tableKey(), c.tableVersion(), c.rowCount(),
+            uri, c.tableBranch()));
+        expected.put(slot.tableKey(), slot.expectedVersion());
+      }
+      var l = p.lineage();
+      Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
+      try {
+        publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected,
+            Optional.ofNullable(p.authority().graphHead()), new ManifestPublisher.LineageIntent(l.graphCommitId(),
+                l.actorId(), l.message(), l.createdAtMicros(), l.mergedParentCommitId())));
+      } catch (ConflictException e) {
+        return outcome(s, classes, Decision.ROLL_FORWARD, refuse(mode), "publishing the confirmed merge failed: "
+            + e.getMessage(), List.of());
+      }
+      AuditPlan plan = forwardPlan(s);
+      audit.append(plan.row(s));
+      sidecars.delete(s.operationId());
+      return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD, "published the confirmed merge as"
+          + " commit " + l.graphCommitId(), plan.outcomes);
+    }
+    // Compensate: restore every table the chain touched to its expected version, then publish the
+    // pre-minted rollback commit. The audit plan is durable before the first restore.
+    List<ChainObserved> touched = observed.stream().filter(o -> o.landed() > 0).toList();
+    List<TableOutcome> plan = p.rollbackAuditOutcomes();
+    if (plan == null) {
+      List<TableOutcome> outs = new ArrayList<>();
+      for (ChainObserved o : touched) {
+        outs.add(new TableOutcome(o.pin().tableKey(), o.pin().expectedVersion() + o.landed(), o.pinned()));
+      }
+      plan = outs;
+      sidecars.rewrite(s.with(s.tables(), new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(), outs,
+          p.effectPhase(), p.effects(), p.intendedDelta())));
+    }
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (ChainObserved o : touched) {
+      long restoredHead;
+      if (o.compensated()) {
+        restoredHead = o.head(); // an earlier sweep restored it and died before publishing: never restore twice
+      } else {
+        try (TableSnapshot head = tables.reader().openAt(o.location(), o.head())) {
+          restoredHead = tables.writer().restore(head, o.pin().tableKey(), o.pinned());
+        }
+      }
+      Failpoints.hit(Failpoints.MERGE_RECOVERY_AFTER_RESTORE);
+      long rows;
+      try (TableSnapshot after = tables.reader().openAt(o.location(), restoredHead)) {
+        rows = tables.reader().countRows(after);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restoredHead, rows,
+          o.location().uri(), o.pin().tableBranch()));
+      expected.put(o.pin().tableKey(), o.pinned());
+    }
+    Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
+    publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected, Optional.empty(),
+        new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
+            "recovery: compensated interrupted branch merge " + s.operationId(), s.startedAtMicros())));
+    Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
+    AuditPlan a = new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), plan);
+    audit.append(a.row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "compensated the merge: restored "
+        + touched.size() + " table(s) and published commit " + p.rollbackGraphCommitId(), plan);
   }
 
   private static Action refuse(Mode mode) {
