@@ -488,6 +488,24 @@ public abstract class GraphContract {
     assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
   }
 
+  @Test
+  public void aMutationOnABranchCommitsThereAndLeavesMainAlone() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String mainHead = g.commits().get(0).id();
+    g.createBranch("dev", null);
+    MutationResult r = g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "Dev Berg")),
+        mopts().withBranch("dev"));
+    assertThat(g.commits("dev").get(0).id()).isEqualTo(r.commitId());
+    assertThat(g.commits().get(0).id()).isEqualTo(mainHead);
+    ByteArrayOutputStream dev = new ByteArrayOutputStream();
+    g.export(dev, "dev");
+    assertThat(dev.toString(StandardCharsets.UTF_8)).contains("Dev Berg");
+    assertThat(export(g)).doesNotContain("Dev Berg");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.mutate(MUTATIONS, "rename",
+        QueryParams.of(Map.of("handle", "berg", "name", "x")), mopts().withBranch("nope"))), 404, "not_found");
+  }
+
   // --- schema & maintenance ---
 
   @Test

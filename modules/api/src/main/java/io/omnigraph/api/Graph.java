@@ -229,6 +229,32 @@ public interface Graph extends AutoCloseable {
    */
   void exportCommit(OutputStream out, String commitId);
 
+  /**
+   * Merges branch {@code source} into branch {@code target} (docs/branches.md, "Merge"). The merge
+   * captures the source's head, finds the merge base from the commit lineage (both parent links;
+   * closest, then newest) and decides every row with the three-way truth table. Outcomes: already
+   * up to date (nothing written), fast-forward (the target adopts the source's table versions in
+   * one commit), or a merge commit with two parents (target head, captured source head). The merged
+   * graph is validated (edge endpoints, {@code @unique}, {@code @card}, value constraints) before
+   * anything is written. A conflict writes nothing.
+   *
+   * @param source the branch merged from
+   * @param target the branch merged into ({@code null}: {@code main})
+   * @param options actor, message, whether to delete the source afterwards
+   * @return the outcome, the commit, per-table counts
+   * @throws ConflictException with {@link ErrorDetail.MergeConflicts} when rows conflict or the
+   *     merged graph would break a schema rule (nothing written); {@code read_set_conflict} when the
+   *     target moved while the merge was prepared (nothing written; retry)
+   * @throws NotFoundException either branch does not exist ({@code unknown_branch})
+   * @throws InvalidInputException source and target are the same branch ({@code merge_same_branch})
+   * @throws ResourceLimitException a table's merge needs more than 1,024 transactions, or a row is
+   *     over 32 MiB (nothing written)
+   * @throws RecoveryRequiredException the merge failed after its recovery sidecar was armed; the
+   *     next read-write open, write or {@code omnigraph repair} completes or undoes it
+   * @throws StorageFailureException the backend failed
+   */
+  MergeResult merge(String source, String target, MergeOptions options);
+
   /** @return the accepted schema */
   SchemaInfo schema();
 

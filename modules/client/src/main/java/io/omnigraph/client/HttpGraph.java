@@ -170,6 +170,9 @@ public final class HttpGraph implements Graph {
     if (options.message() != null) {
       body.put("message", options.message());
     }
+    if (options.branch() != null) {
+      body.put("branch", options.branch());
+    }
     HttpRequest.Builder b = options.expectedHead() == null
         ? post("mutate", body)
         : post("mutate/if-graph-commit", body).header(IF_GRAPH_COMMIT, options.expectedHead());
@@ -362,6 +365,37 @@ public final class HttpGraph implements Graph {
     ObjectNode body = JSON.createObjectNode();
     body.put("commit", commitId);
     export(out, body);
+  }
+
+  /**
+   * {@code POST branches/merge} with {@code {"source","target","message","delete_branch"}}; the answer
+   * is {@link #mergeResult(JsonNode)}'s shape (docs/server.md).
+   */
+  @Override
+  public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(options, "options");
+    ObjectNode body = JSON.createObjectNode();
+    body.put("source", source);
+    if (target != null) {
+      body.put("target", target);
+    }
+    if (options.message() != null) {
+      body.put("message", options.message());
+    }
+    body.put("delete_branch", options.deleteSourceBranch());
+    return mergeResult(json(post("branches/merge", body)));
+  }
+
+  /** Reads {@code {"outcome","source","target","source_commit_id","base_commit_id","commit_id","tables":{key:{"route","inserted","updated","deleted","transactions"}},"source_deleted"}}. */
+  static io.omnigraph.api.MergeResult mergeResult(JsonNode m) {
+    Map<String, io.omnigraph.api.MergeResult.TableMerge> tables = new LinkedHashMap<>();
+    m.path("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), new io.omnigraph.api.MergeResult.TableMerge(
+        e.getValue().path("route").asText(), e.getValue().path("inserted").asLong(), e.getValue().path("updated").asLong(),
+        e.getValue().path("deleted").asLong(), e.getValue().path("transactions").asLong())));
+    return new io.omnigraph.api.MergeResult(io.omnigraph.api.MergeOutcome.fromCode(m.path("outcome").asText()),
+        m.path("source").asText(), m.path("target").asText(), m.path("source_commit_id").asText(),
+        text(m, "base_commit_id"), m.path("commit_id").asText(), tables, m.path("source_deleted").asBoolean());
   }
 
   private static io.omnigraph.api.BranchInfo branch(JsonNode b) {

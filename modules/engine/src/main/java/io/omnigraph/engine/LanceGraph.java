@@ -293,6 +293,12 @@ final class LanceGraph implements Graph {
     }
   }
 
+  @Override
+  public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.branch.BranchMerge.run(snapshots, source, target, options);
+  }
+
   /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */
   String branchIdentity(String branch) {
     return snapshots.branchIdentity(branch);

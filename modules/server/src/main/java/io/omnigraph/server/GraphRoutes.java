@@ -238,13 +238,15 @@ final class GraphRoutes {
     ObjectNode body = x.jsonBody(MUTATE_FIELDS);
     String query = Exchange.requiredText(body, "query", "query_source");
     String name = queryName(body, query);
-    checkBranch(x.graph, Exchange.text(body, "branch"));
+    String branch = Exchange.text(body, "branch");
     QueryParams params = params(body);
     MutationOptions options = new MutationOptions(x.actor, Exchange.text(body, "message"),
-        expected == null || expected.isBlank() ? null : expected.trim());
+        expected == null || expected.isBlank() ? null : expected.trim()).withBranch(branch);
     MutationResult r = x.graph.mutate(query, name, params, options);
     CommitInfo c = r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null);
-    x.sendJson(200, Wire.mutation(r, x.actor, c));
+    ObjectNode out = Wire.mutation(r, x.actor, c);
+    out.put("branch", branch == null ? "main" : branch);
+    x.sendJson(200, out);
   }
 
   private static void prepare(Exchange x) {
