@@ -456,6 +456,28 @@ public final class HttpGraph implements Graph {
 
   // --- schema & maintenance ---
 
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/plan} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
+    throw new io.omnigraph.api.InvalidInputException("schema plan is not available through the HTTP client yet;"
+        + " run 'omnigraph schema plan <uri> <file.pg>' against the graph root", null);
+  }
+
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/apply} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
+    throw new io.omnigraph.api.InvalidInputException("schema apply is not available through the HTTP client yet;"
+        + " run 'omnigraph schema apply <uri> <file.pg>' against the graph root", null);
+  }
+
   /** {@code POST ensure-indices}; the commit (if any) is authored by the token's actor. */
   @Override
   public io.omnigraph.api.EnsureIndicesResult ensureIndices() {

@@ -325,6 +325,18 @@ final class LanceGraph implements Graph {
   // --- schema & maintenance ---
 
   @Override
+  public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
+    ensureOpen();
+    return io.omnigraph.engine.schema.migrate.SchemaMigration.plan(access(), pgText);
+  }
+
+  @Override
+  public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.schema.migrate.SchemaMigration.apply(access(), pgText, options);
+  }
+
+  @Override
   public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
     ensureOpen();
     return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
