@@ -261,6 +261,38 @@ public interface Graph extends AutoCloseable {
   // --- schema & maintenance ---
 
   /**
+   * Plans the change from the accepted schema to {@code pgText} (docs/schema-migration.md) without
+   * writing anything: one step per supported change, one {@code unsupported_change} step (entity,
+   * reason, stable code) per change the graph cannot make.
+   *
+   * @param pgText the desired {@code .pg} source
+   * @return the plan
+   * @throws InvalidInputException the text does not compile, or a {@code @rename_from} names nothing
+   *     the accepted schema has (rule {@code schema_identity})
+   */
+  SchemaPlan planSchema(String pgText);
+
+  /**
+   * Plans and applies a schema change as one recoverable graph commit (docs/schema-migration.md):
+   * tables that change shape are rewritten, new types get new tables, and the schema files are
+   * promoted once the commit is visible. Existing rows read back unchanged. Applying the accepted
+   * schema again changes nothing ({@link SchemaApplyResult#applied()} is {@code false}).
+   *
+   * @param pgText the desired {@code .pg} source
+   * @param options data-loss permission, actor, message
+   * @return what was applied
+   * @throws InvalidInputException the text does not compile; the plan has an unsupported change
+   *     (rule {@code unsupported_schema_change}, the message prefixed with the change's code); or a
+   *     drop without {@code allowDataLoss} where the data would be lost
+   * @throws ConflictException the graph has branches other than main (rule
+   *     {@code schema_apply_branches}), or another write published meanwhile
+   * @throws RecoveryRequiredException an interrupted write is pending, or this apply was
+   *     interrupted after an effect
+   * @throws StorageFailureException the backend failed
+   */
+  SchemaApplyResult applySchema(String pgText, SchemaApplyOptions options);
+
+  /**
    * Builds every index the schema calls for that the graph lacks (docs/indexes.md): BTREE on every
    * table's {@code id} and every edge's {@code src}/{@code dst}; per {@code @index}/{@code @key}
    * property the index its type calls for. One Lance CreateIndex transaction per table, published as
@@ -296,6 +328,19 @@ public interface Graph extends AutoCloseable {
    * @return the audit records
    */
   List<RecoveryRecord> recoveries();
+
+  // --- snapshot (server) ---
+
+  /**
+   * Describes a branch head: its commit, manifest version, and every table's dataset path, published
+   * version, native branch and entity count. Reads the manifest only.
+   *
+   * @param branch a branch name ({@code null}: main)
+   * @return the head's description
+   * @throws NotFoundException no such branch (rule {@code unknown_branch})
+   * @throws StorageFailureException the backend failed
+   */
+  SnapshotInfo snapshot(String branch);
 
   /** Releases resources. Idempotent; later calls on this handle fail with {@link InvalidInputException}. */
   @Override

@@ -145,6 +145,9 @@ public final class HttpGraph implements Graph {
     if (options.message() != null) {
       q.append("&message=").append(URLEncoder.encode(options.message(), StandardCharsets.UTF_8));
     }
+    if (options.branch() != null) {
+      q.append("&branch=").append(URLEncoder.encode(options.branch(), StandardCharsets.UTF_8));
+    }
     HttpRequest.Builder b = request(q.toString()).header("Content-Type", "application/x-ndjson").POST(body);
     if (options.expectedHead() != null) {
       b.header(IF_GRAPH_COMMIT, options.expectedHead());
@@ -445,6 +448,23 @@ public final class HttpGraph implements Graph {
         Instant.parse(c.path("created_at").asText()), c.path("graph_manifest_version").asLong(), tables);
   }
 
+  // --- snapshot (server) ---
+
+  /** {@code GET snapshot?branch=}. */
+  @Override
+  public io.omnigraph.api.SnapshotInfo snapshot(String branch) {
+    String path = branch == null ? "snapshot"
+        : "snapshot?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20");
+    JsonNode r = json(request(path).GET());
+    List<io.omnigraph.api.SnapshotInfo.Dataset> datasets = new ArrayList<>();
+    for (JsonNode d : r.path("datasets")) {
+      datasets.add(new io.omnigraph.api.SnapshotInfo.Dataset(d.path("table_key").asText(), d.path("dataset_path").asText(),
+          d.path("published_dataset_version").asLong(), text(d, "native_dataset_branch"), d.path("entity_count").asLong()));
+    }
+    return new io.omnigraph.api.SnapshotInfo(r.path("graph_branch").asText(), r.path("graph_commit_id").asText(),
+        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(), datasets);
+  }
+
   @Override
   public SchemaInfo schema() {
     JsonNode s = json(request("schema").GET());
@@ -455,6 +475,28 @@ public final class HttpGraph implements Graph {
   }
 
   // --- schema & maintenance ---
+
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/plan} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
+    throw new io.omnigraph.api.InvalidInputException("schema plan is not available through the HTTP client yet;"
+        + " run 'omnigraph schema plan <uri> <file.pg>' against the graph root", null);
+  }
+
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/apply} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
+    throw new io.omnigraph.api.InvalidInputException("schema apply is not available through the HTTP client yet;"
+        + " run 'omnigraph schema apply <uri> <file.pg>' against the graph root", null);
+  }
 
   /** {@code POST ensure-indices}; the commit (if any) is authored by the token's actor. */
   @Override
