@@ -113,13 +113,13 @@ public final class RecoverySweep {
    */
   public record SchemaAuthority(String domain, String irHash, long identityVersion) {}
 
-  private final GraphRoot root;
-  private final TableStore tables;
+  final GraphRoot root;
+  final TableStore tables;
   private final ManifestStore manifest;
-  private final ManifestPublisher publisher;
-  private final SidecarStore sidecars;
-  private final RecoveryAudit audit;
-  private final SchemaAuthority schema;
+  final ManifestPublisher publisher;
+  final SidecarStore sidecars;
+  final RecoveryAudit audit;
+  final SchemaAuthority schema;
 
   /**
    * The sweep of a graph root: its sidecar store, its audit log and the identity of the schema the
@@ -253,7 +253,7 @@ public final class RecoverySweep {
       return processMaintenance(s, mode);
     }
     if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
-      return processMerge(s, mode);
+      return new MergeRecovery(this).process(s, mode);
     }
     ProtocolV3 p = s.protocol();
     ManifestState state;
@@ -445,190 +445,12 @@ public final class RecoverySweep {
         "published the compacted versions as commit " + l.graphCommitId(), outs);
   }
 
-  /** One table of a BranchMerge sidecar as observed now. */
-  private record ChainObserved(TablePin pin, LanceLocation location, long head, long pinned, int landed,
-      boolean compensated) {}
-
-  /**
-   * A BranchMerge sidecar (docs/branches.md, "Merge recovery"): per pinned table, the landed
-   * effects must be a contiguous prefix of the pre-minted chain (each version {@code expected + i + 1}
-   * carrying exactly the chain's i-th transaction), optionally topped by this recovery's own
-   * compensating Restore to the expected version. Anything else is refused. A confirmed, complete
-   * chain is rolled forward only while the captured target authority (graph head, schema) still
-   * holds; otherwise — or when unconfirmed — a full sweep compensates: restores every touched table
-   * to its expected version and publishes the pre-minted rollback commit.
-   */
-  private Outcome processMerge(RecoverySidecar s, Mode mode) {
-    ProtocolV3 p = s.protocol();
-    String branch = GraphBranch.fromColumn(s.branch());
-    ManifestState state;
-    try {
-      state = readState(branch);
-    } catch (NotFoundException e) {
-      if (s.branch() == null) {
-        throw e;
-      }
-      return orphaned(s, mode);
-    }
-    Map<String, TableClassification> classes = new LinkedHashMap<>();
-    if (visible(state, p.lineage().graphCommitId()) || visible(state, p.rollbackGraphCommitId())) {
-      return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
-    }
-    List<ChainObserved> observed = new ArrayList<>();
-    boolean complete = true;
-    boolean anyEffect = false;
-    for (TablePin pin : s.tables()) {
-      Optional<TableEntry> entry = state.table(pin.tableKey());
-      if (entry.isPresent() && !entry.get().identity().equals(pin.identity())) {
-        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is now bound to "
-            + entry.get().identity() + ", not the sidecar's " + pin.identity(), List.of());
-      }
-      long pinned = entry.map(TableEntry::version).orElse(0L);
-      LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
-          root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
-      long head;
-      try {
-        head = tables.reader().latestVersionOf(loc);
-      } catch (NotFoundException e) {
-        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " has no dataset at "
-            + loc.uri(), List.of());
-      }
-      if (head < pinned) {
-        classes.put(pin.tableKey(), TableClassification.INVARIANT_VIOLATION);
-        return outcome(s, classes, Decision.ABORT, refuse(mode), "table " + pin.tableKey() + " has HEAD " + head
-            + " behind its published version " + pinned + " (storage lost a commit)", List.of());
-      }
-      if (pinned != pin.expectedVersion()) {
-        return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " is published at " + pinned
-            + " instead of the merge's expected " + pin.expectedVersion() + ", and neither the merge nor its"
-            + " rollback is in the lineage", List.of());
-      }
-      List<TransactionIdentity> chain = p.effect(pin.identity()).orElseThrow().transactions();
-      int landed = 0;
-      while (landed < chain.size() && pin.expectedVersion() + landed + 1 <= head) {
-        Optional<CommittedTransaction> t = tables.reader().transactionAt(loc, pin.expectedVersion() + landed + 1);
-        TransactionIdentity want = chain.get(landed);
-        if (t.isEmpty() || t.get().readVersion() != want.readVersion() || !t.get().uuid().equals(want.uuid())) {
-          break;
-        }
-        landed++;
-      }
-      boolean compensated = false;
-      if (pin.expectedVersion() + landed < head) {
-        Optional<CommittedTransaction> top = head == pin.expectedVersion() + landed + 1 && landed > 0
-            ? tables.reader().transactionAt(loc, head) : Optional.empty();
-        if (top.isEmpty() || !top.get().restores(pin.expectedVersion())) {
-          classes.put(pin.tableKey(), TableClassification.UNEXPECTED_EFFECT_IDENTITY);
-          return outcome(s, classes, null, refuse(mode), "table " + pin.tableKey() + " version "
-              + (pin.expectedVersion() + landed + 1) + " is not the merge's next pre-minted transaction (landed "
-              + landed + " of " + chain.size() + "): a non-contiguous or foreign chain recovery will not adopt or"
-              + " undo", List.of());
-        }
-        compensated = true;
-      }
-      classes.put(pin.tableKey(), landed == 0 ? TableClassification.NO_MOVEMENT
-          : landed == chain.size() && !compensated ? TableClassification.ROLLED_PAST_EXPECTED
-          : TableClassification.INCOMPLETE_PHASE_B);
-      complete &= landed == chain.size() && !compensated;
-      anyEffect |= landed > 0;
-      observed.add(new ChainObserved(pin, loc, head, pinned, landed, compensated));
-    }
-    if (!anyEffect) {
-      if (mode != Mode.FULL) {
-        return outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "no merge effect yet; a live merge may still"
-            + " own it (a full sweep discards it)", List.of());
-      }
-      sidecars.delete(s.operationId());
-      return outcome(s, classes, Decision.ROLL_BACK, Action.DISCARDED, "the merge never committed a table; nothing"
-          + " to undo", List.of());
-    }
-    boolean authorityHolds = Objects.equals(state.graphHeads().get(branch), p.authority().graphHead())
-        && p.authority().schemaIrHash().equals(schema.irHash())
-        && p.authority().schemaIdentityDomain().equals(schema.domain());
-    boolean forward = p.effectPhase() == RecoverySidecar.EffectPhase.EFFECTS_CONFIRMED && complete && authorityHolds;
-    if (mode == Mode.DRY_RUN || (mode == Mode.ROLL_FORWARD_ONLY && !forward)) {
-      return outcome(s, classes, forward ? Decision.ROLL_FORWARD : Decision.ROLL_BACK, Action.PENDING, forward
-          ? "would publish the confirmed merge" : "the merge is unconfirmed, partial or its target moved; a full"
-          + " sweep compensates it", List.of());
-    }
-    if (forward) {
-      List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
-      Map<String, Long> expected = new TreeMap<>();
-      for (TableUpdateSlot slot : p.intendedDelta()) {
-        var c = slot.confirmed();
-        String uri = io.omnigraph.engine.table.TableReader.branchLocation(
-            root.lance(slot.identity().canonicalPath(slot.tableKey())), c.tableBranch()).uri();
-        updates.add(new ManifestPublisher.TableUpdate(slot.identity(), slot.tableKey(), c.tableVersion(), c.rowCount(),
-            uri, c.tableBranch()));
-        expected.put(slot.tableKey(), slot.expectedVersion());
-      }
-      var l = p.lineage();
-      Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
-      try {
-        publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected,
-            Optional.ofNullable(p.authority().graphHead()), new ManifestPublisher.LineageIntent(l.graphCommitId(),
-                l.actorId(), l.message(), l.createdAtMicros(), l.mergedParentCommitId())));
-      } catch (ConflictException e) {
-        return outcome(s, classes, Decision.ROLL_FORWARD, refuse(mode), "publishing the confirmed merge failed: "
-            + e.getMessage(), List.of());
-      }
-      AuditPlan plan = forwardPlan(s);
-      audit.append(plan.row(s));
-      sidecars.delete(s.operationId());
-      return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD, "published the confirmed merge as"
-          + " commit " + l.graphCommitId(), plan.outcomes);
-    }
-    // Compensate: restore every table the chain touched to its expected version, then publish the
-    // pre-minted rollback commit. The audit plan is durable before the first restore.
-    List<ChainObserved> touched = observed.stream().filter(o -> o.landed() > 0).toList();
-    List<TableOutcome> plan = p.rollbackAuditOutcomes();
-    if (plan == null) {
-      List<TableOutcome> outs = new ArrayList<>();
-      for (ChainObserved o : touched) {
-        outs.add(new TableOutcome(o.pin().tableKey(), o.pin().expectedVersion() + o.landed(), o.pinned()));
-      }
-      plan = outs;
-      sidecars.rewrite(s.with(s.tables(), new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(), outs,
-          p.effectPhase(), p.effects(), p.intendedDelta())));
-    }
-    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
-    Map<String, Long> expected = new TreeMap<>();
-    for (ChainObserved o : touched) {
-      long restoredHead;
-      if (o.compensated()) {
-        restoredHead = o.head(); // an earlier sweep restored it and died before publishing: never restore twice
-      } else {
-        try (TableSnapshot head = tables.reader().openAt(o.location(), o.head())) {
-          restoredHead = tables.writer().restore(head, o.pin().tableKey(), o.pinned());
-        }
-      }
-      Failpoints.hit(Failpoints.MERGE_RECOVERY_AFTER_RESTORE);
-      long rows;
-      try (TableSnapshot after = tables.reader().openAt(o.location(), restoredHead)) {
-        rows = tables.reader().countRows(after);
-      }
-      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restoredHead, rows,
-          o.location().uri(), o.pin().tableBranch()));
-      expected.put(o.pin().tableKey(), o.pinned());
-    }
-    Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
-    publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected, Optional.empty(),
-        new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
-            "recovery: compensated interrupted branch merge " + s.operationId(), s.startedAtMicros())));
-    Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
-    AuditPlan a = new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), plan);
-    audit.append(a.row(s));
-    sidecars.delete(s.operationId());
-    return outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "compensated the merge: restored "
-        + touched.size() + " table(s) and published commit " + p.rollbackGraphCommitId(), plan);
-  }
-
-  private static Action refuse(Mode mode) {
+  static Action refuse(Mode mode) {
     return mode == Mode.FULL ? Action.REFUSED : Action.PENDING;
   }
 
   /** Every table is at its manifest pin: the write published, was rolled back, or never committed. */
-  private Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
+  Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
       Map<String, TableClassification> classes, Decision decision, Mode mode) {
     ProtocolV3 p = s.protocol();
     boolean original = visible(state, p.lineage().graphCommitId());
@@ -743,14 +565,14 @@ public final class RecoverySweep {
         + " table(s) to their published versions and published commit " + p.rollbackGraphCommitId(), plan);
   }
 
-  private record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
+  record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
     RecoveryAudit.Row row(RecoverySidecar s) {
       return new RecoveryAudit.Row(commitId, kind, s.actorId(), s.operationId(), s.writerKind().json(), outcomes,
           nowMicros());
     }
   }
 
-  private static AuditPlan forwardPlan(RecoverySidecar s) {
+  static AuditPlan forwardPlan(RecoverySidecar s) {
     List<TableOutcome> outs = new ArrayList<>();
     for (TableUpdateSlot u : s.protocol().intendedDelta()) {
       long to = u.confirmed() == null ? u.expectedVersion() : u.confirmed().tableVersion();
@@ -759,11 +581,11 @@ public final class RecoverySweep {
     return new AuditPlan(RecoveryAudit.Kind.RolledForward, s.protocol().lineage().graphCommitId(), outs);
   }
 
-  private static boolean visible(ManifestState state, String commitId) {
+  static boolean visible(ManifestState state, String commitId) {
     return state.commits().stream().map(GraphCommit::commitId).anyMatch(commitId::equals);
   }
 
-  private ManifestState readState(String branch) {
+  ManifestState readState(String branch) {
     try (TableSnapshot m = manifest.openLatest(branch)) {
       return manifest.read(m);
     }
@@ -774,7 +596,7 @@ public final class RecoverySweep {
    * so its effects are unreachable from any manifest; the sidecar is discarded with one
    * {@code OrphanDiscarded} audit row (a dry run only reports it).
    */
-  private Outcome orphaned(RecoverySidecar s, Mode mode) {
+  Outcome orphaned(RecoverySidecar s, Mode mode) {
     String detail = "the write's branch " + s.branch() + " was deleted; its effects are unreachable";
     if (mode == Mode.DRY_RUN) {
       return outcome(s, new LinkedHashMap<>(), null, Action.PENDING, detail, List.of());
@@ -791,7 +613,7 @@ public final class RecoverySweep {
     return outcome(s, new LinkedHashMap<>(), null, Action.DISCARDED, detail + "; discarded (audited)", outs);
   }
 
-  private static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
+  static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
       Action action, String detail, List<TableOutcome> outcomes) {
     return new Outcome(s.operationId(), s.writerKind().json(), s.actorId(), classes, decision, action, detail,
         outcomes);
