@@ -63,6 +63,10 @@ final class CatalogBuilder {
   private CatalogBuilder() {}
 
   static Catalog build(SchemaAst.File file) throws SchemaException {
+    if (file.declarations().isEmpty()) {
+      // An empty file (or only comments) is almost always the wrong file or a failed redirect.
+      throw SchemaException.semantic(new SourcePos(1, 1), "the schema declares no types; declare at least one node type");
+    }
     Map<String, Decl> byName = new LinkedHashMap<>();
     Map<String, EdgeDecl> edgeByFolded = new HashMap<>();
     for (Decl d : file.declarations()) {

@@ -18,6 +18,7 @@ class SchemaSemanticsTest {
       textBlock =
           """
           node A { p: String }\\nnode A { q: String }                | 2 | 6  | duplicate node type 'A' (first declared at 1:6)
+          // nothing but a comment                                   | 1 | 1  | the schema declares no types; declare at least one node type
           edge E: A -> A\\nedge E: A -> A\\nnode A { p: String }       | 2 | 6  | duplicate edge type 'E'
           node A { p: String }\\nedge A: A -> A                      | 2 | 6  | type name 'A' is already declared as a node at 1:6
           interface I { p: String }\\nnode I { p: String }           | 2 | 6  | already declared as an interface
@@ -99,6 +100,14 @@ class SchemaSemanticsTest {
           """)
   void isReportedWithLineAndColumn(String src, int line, int column, String fragment) {
     assertError(src.strip().replace("\\n", "\n"), line, column, fragment);
+  }
+
+  @Test
+  void anEmptySchemaIsRefused() {
+    for (String empty : new String[] {"", "  \n\t\n", "// a comment\n"}) {
+      assertThatThrownBy(() -> SchemaCompiler.compile(empty))
+          .isInstanceOfSatisfying(SchemaException.class, e -> assertThat(e.getMessage()).contains("declares no types"));
+    }
   }
 
   @Test
