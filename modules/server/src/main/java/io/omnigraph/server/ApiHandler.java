@@ -68,6 +68,7 @@ final class ApiHandler extends Handler.Abstract {
         o.put("status", "ok");
         o.put("version", OmnigraphServer.version());
         o.put("read_only", settings.readOnly());
+        o.put("writes_in_flight", inFlight.values().stream().mapToInt(java.util.concurrent.atomic.AtomicInteger::get).sum());
         x.sendJson(200, o);
         return true;
       }
