@@ -623,6 +623,9 @@ final class ReadPlanner {
     }
   }
 
+  /** Set by the last compiled nearest ordering (read by {@link ReadPlan}). */
+  ReadPlan.NearestSpec nearest;
+
   /** Every full-text search of the query, computed once per run (docs/queries.md, "Search"). */
   final List<SearchSpec> searches = new ArrayList<>();
 
