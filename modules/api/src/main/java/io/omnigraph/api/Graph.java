@@ -329,6 +329,19 @@ public interface Graph extends AutoCloseable {
    */
   List<RecoveryRecord> recoveries();
 
+  // --- snapshot (server) ---
+
+  /**
+   * Describes a branch head: its commit, manifest version, and every table's dataset path, published
+   * version, native branch and entity count. Reads the manifest only.
+   *
+   * @param branch a branch name ({@code null}: main)
+   * @return the head's description
+   * @throws NotFoundException no such branch (rule {@code unknown_branch})
+   * @throws StorageFailureException the backend failed
+   */
+  SnapshotInfo snapshot(String branch);
+
   /** Releases resources. Idempotent; later calls on this handle fail with {@link InvalidInputException}. */
   @Override
   void close();

@@ -145,6 +145,9 @@ public final class HttpGraph implements Graph {
     if (options.message() != null) {
       q.append("&message=").append(URLEncoder.encode(options.message(), StandardCharsets.UTF_8));
     }
+    if (options.branch() != null) {
+      q.append("&branch=").append(URLEncoder.encode(options.branch(), StandardCharsets.UTF_8));
+    }
     HttpRequest.Builder b = request(q.toString()).header("Content-Type", "application/x-ndjson").POST(body);
     if (options.expectedHead() != null) {
       b.header(IF_GRAPH_COMMIT, options.expectedHead());
@@ -443,6 +446,23 @@ public final class HttpGraph implements Graph {
     c.path("table_versions").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue().asLong()));
     return new CommitInfo(c.path("graph_commit_id").asText(), parents, text(c, "actor_id"), text(c, "message"),
         Instant.parse(c.path("created_at").asText()), c.path("graph_manifest_version").asLong(), tables);
+  }
+
+  // --- snapshot (server) ---
+
+  /** {@code GET snapshot?branch=}. */
+  @Override
+  public io.omnigraph.api.SnapshotInfo snapshot(String branch) {
+    String path = branch == null ? "snapshot"
+        : "snapshot?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20");
+    JsonNode r = json(request(path).GET());
+    List<io.omnigraph.api.SnapshotInfo.Dataset> datasets = new ArrayList<>();
+    for (JsonNode d : r.path("datasets")) {
+      datasets.add(new io.omnigraph.api.SnapshotInfo.Dataset(d.path("table_key").asText(), d.path("dataset_path").asText(),
+          d.path("published_dataset_version").asLong(), text(d, "native_dataset_branch"), d.path("entity_count").asLong()));
+    }
+    return new io.omnigraph.api.SnapshotInfo(r.path("graph_branch").asText(), r.path("graph_commit_id").asText(),
+        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(), datasets);
   }
 
   @Override

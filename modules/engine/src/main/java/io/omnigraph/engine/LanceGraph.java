@@ -400,6 +400,15 @@ final class LanceGraph implements Graph {
         operation -> EffectWindow.enter(writeGate, lease, operation));
   }
 
+  // --- snapshot (server) ---
+
+  @Override
+  public io.omnigraph.api.SnapshotInfo snapshot(String branch) {
+    ensureOpen();
+    String b = branch == null ? GraphBranch.MAIN : branch;
+    return io.omnigraph.engine.manifest.SnapshotDescription.of(b, snapshots.latest(b));
+  }
+
   @Override
   public void close() {
     if (closed) {

@@ -18,6 +18,7 @@ import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.value.UniqueTuples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -140,6 +141,19 @@ public final class GraphSnapshot implements AutoCloseable {
       return Set.of();
     }
     return new LinkedHashSet<>(tables.existingIds(table("node:" + nodeType), ids));
+  }
+
+  /**
+   * @param tableKey {@code node:<T>} or {@code edge:<T>}
+   * @param ids candidate ids
+   * @return the subset of {@code ids} that exist in the table, in the order of {@code ids}
+   */
+  public List<String> existingIds(String tableKey, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Set<String> found = new java.util.HashSet<>(tables.existingIds(table(tableKey), ids));
+    return ids.stream().filter(found::contains).toList();
   }
 
   /**
