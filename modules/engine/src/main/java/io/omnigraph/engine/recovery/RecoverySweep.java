@@ -113,13 +113,13 @@ public final class RecoverySweep {
    */
   public record SchemaAuthority(String domain, String irHash, long identityVersion) {}
 
-  private final GraphRoot root;
-  private final TableStore tables;
+  final GraphRoot root;
+  final TableStore tables;
   private final ManifestStore manifest;
-  private final ManifestPublisher publisher;
-  private final SidecarStore sidecars;
-  private final RecoveryAudit audit;
-  private final SchemaAuthority schema;
+  final ManifestPublisher publisher;
+  final SidecarStore sidecars;
+  final RecoveryAudit audit;
+  final SchemaAuthority schema;
 
   /**
    * The sweep of a graph root: its sidecar store, its audit log and the identity of the schema the
@@ -251,6 +251,12 @@ public final class RecoverySweep {
   private Outcome process(RecoverySidecar s, Mode mode) {
     if (s.writerKind() == RecoverySidecar.WriterKind.OPTIMIZE) {
       return processMaintenance(s, mode);
+    }
+    if (s.writerKind() == RecoverySidecar.WriterKind.SCHEMA_APPLY) {
+      return processSchemaApply(s, mode);
+    }
+    if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
+      return new MergeRecovery(this).process(s, mode);
     }
     ProtocolV3 p = s.protocol();
     ManifestState state;
@@ -442,12 +448,120 @@ public final class RecoverySweep {
         "published the compacted versions as commit " + l.graphCommitId(), outs);
   }
 
-  private static Action refuse(Mode mode) {
+  /**
+   * A SchemaApply sidecar (docs/schema-migration.md, "Recovery"). Published (its commit is in main's
+   * lineage): the schema files are promoted if a crash interrupted that, then the sidecar is
+   * finalized. Not published: the apply is rolled back, Armed or EffectsConfirmed alike, and only by a
+   * full sweep: every rewritten table whose HEAD carries exactly the apply's pre-minted Overwrite is
+   * restored to its published version, every table the apply created (at its fresh, unregistered
+   * path) is deleted, and one rollback commit is published. Anything else (a table moved by a
+   * transaction the apply did not plan, a created path the manifest registers) is refused.
+   */
+  private Outcome processSchemaApply(RecoverySidecar s, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    ManifestState state = readState(GraphBranch.MAIN);
+    Map<String, TableClassification> classes = new LinkedHashMap<>();
+    if (visible(state, p.lineage().graphCommitId())) {
+      if (mode != Mode.DRY_RUN) {
+        SchemaFiles.promoteIfBehind(root, state.schemaIrHash());
+      }
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
+    }
+    if (visible(state, p.rollbackGraphCommitId())) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_BACK, mode);
+    }
+    record Owned(TablePin pin, LanceLocation loc, long head, boolean compensated) {}
+    List<Owned> owned = new ArrayList<>();
+    for (TablePin pin : s.tables()) {
+      Optional<TableEntry> entry = state.table(pin.tableKey());
+      if (entry.isEmpty() || !entry.get().identity().equals(pin.identity())
+          || entry.get().version() != pin.expectedVersion()) {
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "table " + pin.tableKey() + " is no longer"
+            + " published as " + pin.identity() + " at version " + pin.expectedVersion(), List.of());
+      }
+      LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
+      long head = tables.reader().latestVersionOf(loc);
+      long expected = pin.expectedVersion();
+      if (head == expected) {
+        classes.put(pin.tableKey(), TableClassification.NO_MOVEMENT);
+        continue;
+      }
+      TableEffect e = p.effect(pin.identity()).orElseThrow();
+      Optional<CommittedTransaction> first = tables.reader().transactionAt(loc, expected + 1);
+      boolean ours = first.isPresent() && first.get().readVersion() == e.planned().readVersion()
+          && first.get().uuid().equals(e.planned().uuid());
+      boolean compensated = head == expected + 2 && ours
+          && tables.reader().transactionAt(loc, head).map(t -> t.restores(expected)).orElse(false);
+      if (!ours || (head != expected + 1 && !compensated)) {
+        classes.put(pin.tableKey(), TableClassification.UNEXPECTED_MULTISTEP);
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "table " + pin.tableKey() + " moved to HEAD "
+            + head + " by a transaction the schema apply did not plan: recovery will not restore through it",
+            List.of());
+      }
+      classes.put(pin.tableKey(), TableClassification.ROLLED_PAST_EXPECTED);
+      owned.add(new Owned(pin, loc, head, compensated));
+    }
+    List<RecoverySidecar.CreatedTable> created = new ArrayList<>();
+    for (RecoverySidecar.CreatedTable c : s.schemaApply().created()) {
+      boolean registered = state.tables().values().stream().anyMatch(t -> t.identity().equals(c.identity())
+          || t.path().equals(c.tablePath()));
+      if (registered) {
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "the table " + c.tableKey()
+            + " the schema apply would create at " + c.tablePath() + " is registered in the manifest", List.of());
+      }
+      if (root.hasChildren(c.tablePath())) {
+        created.add(c);
+      }
+    }
+    if (owned.isEmpty() && created.isEmpty()) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_BACK, mode);
+    }
+    if (mode != Mode.FULL) {
+      return outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "the interrupted schema apply is unpublished;"
+          + " only a full sweep (open read-write or 'omnigraph repair') rolls it back", List.of());
+    }
+    List<TableOutcome> outs = new ArrayList<>();
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (Owned o : owned) {
+      long restored = o.head();
+      if (!o.compensated()) {
+        try (TableSnapshot head = tables.reader().openAt(o.loc(), o.head())) {
+          restored = tables.writer().restore(head, o.pin().tableKey(), o.pin().expectedVersion());
+        }
+      }
+      long rows;
+      try (TableSnapshot after = tables.reader().openAt(o.loc(), restored)) {
+        rows = tables.reader().countRows(after);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restored, rows,
+          o.loc().uri()));
+      expected.put(o.pin().tableKey(), o.pin().expectedVersion());
+      outs.add(new TableOutcome(o.pin().tableKey(), o.compensated() ? o.head() - 1 : o.head(),
+          o.pin().expectedVersion()));
+    }
+    for (RecoverySidecar.CreatedTable c : created) {
+      // A fresh path no registration names: only this apply created a dataset there.
+      root.deletePrefix(c.tablePath());
+      outs.add(new TableOutcome(c.tableKey(), 1, 0));
+    }
+    Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
+    publisher.publish(new ManifestPublisher.PublishRequest(GraphBranch.MAIN, updates, expected, Optional.empty(),
+        new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
+            "recovery: rolled back interrupted schemaapply " + s.operationId(), s.startedAtMicros())));
+    Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
+    audit.append(new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), outs).row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "restored " + owned.size() + " table(s),"
+        + " deleted " + created.size() + " created table(s) and published commit " + p.rollbackGraphCommitId(), outs);
+  }
+
+  static Action refuse(Mode mode) {
     return mode == Mode.FULL ? Action.REFUSED : Action.PENDING;
   }
 
   /** Every table is at its manifest pin: the write published, was rolled back, or never committed. */
-  private Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
+  Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
       Map<String, TableClassification> classes, Decision decision, Mode mode) {
     ProtocolV3 p = s.protocol();
     boolean original = visible(state, p.lineage().graphCommitId());
@@ -562,14 +676,14 @@ public final class RecoverySweep {
         + " table(s) to their published versions and published commit " + p.rollbackGraphCommitId(), plan);
   }
 
-  private record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
+  record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
     RecoveryAudit.Row row(RecoverySidecar s) {
       return new RecoveryAudit.Row(commitId, kind, s.actorId(), s.operationId(), s.writerKind().json(), outcomes,
           nowMicros());
     }
   }
 
-  private static AuditPlan forwardPlan(RecoverySidecar s) {
+  static AuditPlan forwardPlan(RecoverySidecar s) {
     List<TableOutcome> outs = new ArrayList<>();
     for (TableUpdateSlot u : s.protocol().intendedDelta()) {
       long to = u.confirmed() == null ? u.expectedVersion() : u.confirmed().tableVersion();
@@ -578,11 +692,11 @@ public final class RecoverySweep {
     return new AuditPlan(RecoveryAudit.Kind.RolledForward, s.protocol().lineage().graphCommitId(), outs);
   }
 
-  private static boolean visible(ManifestState state, String commitId) {
+  static boolean visible(ManifestState state, String commitId) {
     return state.commits().stream().map(GraphCommit::commitId).anyMatch(commitId::equals);
   }
 
-  private ManifestState readState(String branch) {
+  ManifestState readState(String branch) {
     try (TableSnapshot m = manifest.openLatest(branch)) {
       return manifest.read(m);
     }
@@ -593,7 +707,7 @@ public final class RecoverySweep {
    * so its effects are unreachable from any manifest; the sidecar is discarded with one
    * {@code OrphanDiscarded} audit row (a dry run only reports it).
    */
-  private Outcome orphaned(RecoverySidecar s, Mode mode) {
+  Outcome orphaned(RecoverySidecar s, Mode mode) {
     String detail = "the write's branch " + s.branch() + " was deleted; its effects are unreachable";
     if (mode == Mode.DRY_RUN) {
       return outcome(s, new LinkedHashMap<>(), null, Action.PENDING, detail, List.of());
@@ -610,7 +724,7 @@ public final class RecoverySweep {
     return outcome(s, new LinkedHashMap<>(), null, Action.DISCARDED, detail + "; discarded (audited)", outs);
   }
 
-  private static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
+  static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
       Action action, String detail, List<TableOutcome> outcomes) {
     return new Outcome(s.operationId(), s.writerKind().json(), s.actorId(), classes, decision, action, detail,
         outcomes);
