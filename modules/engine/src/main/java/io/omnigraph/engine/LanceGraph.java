@@ -307,7 +307,13 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
     ensureOpen();
-    return io.omnigraph.engine.branch.BranchMerge.run(snapshots, source, target, options);
+    return io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+  }
+
+  private io.omnigraph.engine.branch.BranchMerge.Context mergeContext() {
+    return new io.omnigraph.engine.branch.BranchMerge.Context(tables, snapshots, publisher, recovery.sidecars(),
+        recovery.schema(), () -> EffectWindow.enter(writeGate, lease, "merge " + ProcessHandle.current().pid()),
+        this::branchIdentity, () -> RecoveryGate.beforeWrite(root, lease, recovery), this::deleteBranch);
   }
 
   /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */

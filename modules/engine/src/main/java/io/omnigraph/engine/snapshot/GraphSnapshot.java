@@ -55,6 +55,8 @@ public final class GraphSnapshot implements AutoCloseable {
   private final CompiledSchema schema;
   private final GraphRoot root;
   private final TableReader tables;
+  /** Index names per table, read once per snapshot. */
+  private final Map<String, Set<String>> indexes = new HashMap<>();
   private final Map<String, TableSnapshot> open = new TreeMap<>();
 
   GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables) {
@@ -302,6 +304,22 @@ public final class GraphSnapshot implements AutoCloseable {
 
   private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     tables.scan(table(tableKey), columns, filter, batches);
+  }
+
+  /**
+   * A full-text scan of one table of the cut through Lance's inverted-index search (see {@link
+   * io.omnigraph.engine.table.TableReader#fullTextScan}); only for a column that has an inverted
+   * index ({@link #hasIndex}).
+   */
+  public void fullTextScan(String tableKey, List<String> columns, RowFilter filter, String column, String query,
+      int fuzziness, int maxExpansions, Consumer<VectorSchemaRoot> batches) {
+    tables.fullTextScan(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), column, query, fuzziness,
+        maxExpansions, batches);
+  }
+
+  /** @return whether the table's pinned version has an index of that name */
+  public boolean hasIndex(String tableKey, String indexName) {
+    return indexes.computeIfAbsent(tableKey, k -> Set.copyOf(tables.indexNames(table(k)))).contains(indexName);
   }
 
   /**
