@@ -334,12 +334,64 @@ class ServerHttpTest {
   @Test
   void snapshotAndSchemaUseTheReferenceFieldNames() {
     URI u = start(b -> { });
+    Http.send(u, "POST", "/graphs/lib/load/ndjson?mode=append", ALICE, "application/x-ndjson", GraphContract.DATA);
     JsonNode snap = json(Http.get(u, "/graphs/lib/snapshot", ALICE));
     assertThat(snap.path("graph_branch").asText()).isEqualTo("main");
     assertThat(snap.path("graph_manifest_version").asLong()).isPositive();
+    assertThat(snap.path("internal_schema_version").asInt()).isEqualTo(6);
     assertThat(snap.path("datasets")).hasSize(3);
-    assertThat(snap.path("datasets").get(0).has("published_dataset_version")).isTrue();
+    JsonNode author = snap.path("datasets").get(1);
+    assertThat(author.path("entity_kind").asText()).isEqualTo("node");
+    assertThat(author.path("type_name").asText()).isEqualTo("Author");
+    assertThat(author.path("entity_count").asLong()).isEqualTo(2);
+    assertThat(author.path("published_dataset_version").asLong()).isPositive();
+    assertThat(author.path("dataset_path").asText()).isNotBlank();
+    assertThat(author.has("native_dataset_branch")).isTrue();
+    error(Http.get(u, "/graphs/lib/snapshot?branch=nope", ALICE), 404, "not_found");
     assertThat(json(Http.get(u, "/graphs/lib/schema", ALICE)).path("schema_source").asText()).isEqualTo(GraphContract.SCHEMA);
+  }
+
+  @Test
+  void aLoadWithFromForksAMissingBranchFirstAndLoadsIntoIt() {
+    URI u = start(b -> { });
+    Http.send(u, "POST", "/graphs/lib/load/ndjson?mode=append", ALICE, "application/x-ndjson", GraphContract.DATA);
+    String mainHead = graph.commits().get(0).id();
+    JsonNode created = json(Http.send(u, "POST", "/graphs/lib/load/ndjson?branch=feature/x&from=main", ALICE,
+        "application/x-ndjson", "{\"type\":\"Author\",\"data\":{\"handle\":\"fx\"}}\n"));
+    assertThat(created.path("branch").asText()).isEqualTo("feature/x");
+    assertThat(created.path("branch_created").asBoolean()).isTrue();
+    assertThat(created.path("base_branch").asText()).isEqualTo("main");
+    assertThat(created.path("total_entities").asLong()).isEqualTo(1);
+    assertThat(graph.commits("feature/x").get(0).id()).isEqualTo(created.path("commit").path("graph_commit_id").asText());
+    assertThat(graph.commits("feature/x").get(0).parents()).containsExactly(mainHead);
+    assertThat(graph.commits().get(0).id()).isEqualTo(mainHead);
+    // the branch exists now: 'from' is not used again, and the JSON route takes the branch too
+    JsonNode again = json(Http.postJson(u, "/graphs/lib/load", ALICE, "{\"data\":"
+        + quote("{\"type\":\"Author\",\"data\":{\"handle\":\"fy\"}}\n") + ",\"branch\":\"feature/x\",\"from\":\"main\"}"));
+    assertThat(again.path("branch_created").asBoolean()).isFalse();
+    assertThat(again.has("base_branch")).isFalse();
+    assertThat(graph.commits("feature/x")).hasSize(graph.commits().size() + 2);
+    // without 'from' an unknown branch is 404 and nothing is created; an unknown 'from' is 404 too
+    JsonNode e = error(Http.send(u, "POST", "/graphs/lib/load/ndjson?branch=other", ALICE, "application/x-ndjson",
+        GraphContract.DATA), 404, "not_found");
+    assertThat(e.path("error").asText()).contains("other");
+    error(Http.send(u, "POST", "/graphs/lib/load/ndjson?branch=other&from=nope", ALICE, "application/x-ndjson",
+        GraphContract.DATA), 404, "not_found");
+    assertThat(graph.branches()).extracting(io.omnigraph.api.BranchInfo::name).containsExactly("main", "feature/x");
+  }
+
+  @Test
+  void aBranchIsDeletedByDeleteOnItsPathOnly() {
+    URI u = start(b -> { });
+    assertThat(Http.postJson(u, "/graphs/lib/branches", ALICE, "{\"name\":\"team/dev\"}").statusCode()).isEqualTo(200);
+    // the one delete route is the reference's; the old POST spelling is gone
+    error(Http.postJson(u, "/graphs/lib/branches/delete", ALICE, "{\"name\":\"team/dev\"}"), 405, "method_not_allowed");
+    JsonNode d = json(Http.send(u, "DELETE", "/graphs/lib/branches/team/dev", ALICE, null, null));
+    assertThat(d.path("name").asText()).isEqualTo("team/dev");
+    assertThat(d.path("actor_id").asText()).isEqualTo("alice");
+    assertThat(d.path("uri").asText()).isEqualTo(graph.uri());
+    assertThat(graph.branches()).extracting(io.omnigraph.api.BranchInfo::name).containsExactly("main");
+    error(Http.send(u, "DELETE", "/graphs/lib/branches/team/dev", ALICE, null, null), 404, "not_found");
   }
 
   @Test

@@ -488,6 +488,79 @@ public abstract class GraphContract {
     assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
   }
 
+  @Test
+  public void aMutationOnABranchCommitsThereAndLeavesMainAlone() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String mainHead = g.commits().get(0).id();
+    g.createBranch("dev", null);
+    MutationResult r = g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "Dev Berg")),
+        mopts().withBranch("dev"));
+    assertThat(g.commits("dev").get(0).id()).isEqualTo(r.commitId());
+    assertThat(g.commits().get(0).id()).isEqualTo(mainHead);
+    ByteArrayOutputStream dev = new ByteArrayOutputStream();
+    g.export(dev, "dev");
+    assertThat(dev.toString(StandardCharsets.UTF_8)).contains("Dev Berg");
+    assertThat(export(g)).doesNotContain("Dev Berg");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.mutate(MUTATIONS, "rename",
+        QueryParams.of(Map.of("handle", "berg", "name", "x")), mopts().withBranch("nope"))), 404, "not_found");
+  }
+
+  @Test
+  public void aLoadIntoABranchCommitsThereAndLeavesMainAlone() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String mainHead = g.commits().get(0).id();
+    g.createBranch("dev", null);
+    LoadResult r = g.load(LoadMode.MERGE, in("{\"type\":\"Author\",\"data\":{\"handle\":\"devi\",\"name\":\"On Dev\"}}\n"),
+        opts().withBranch("dev").withMessage("into dev"));
+    CommitInfo devHead = g.commits("dev").get(0);
+    assertThat(devHead.id()).isEqualTo(r.commitId());
+    assertThat(devHead.actor()).isEqualTo(actor());
+    assertThat(devHead.message()).isEqualTo("into dev");
+    assertThat(devHead.parents()).containsExactly(mainHead);
+    assertThat(g.commits().get(0).id()).isEqualTo(mainHead);
+    ByteArrayOutputStream dev = new ByteArrayOutputStream();
+    g.export(dev, "dev");
+    assertThat(dev.toString(StandardCharsets.UTF_8)).contains("On Dev");
+    assertThat(export(g)).doesNotContain("On Dev");
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.load(LoadMode.MERGE, in(DATA),
+        opts().withBranch("nope"))), 404, "not_found");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
+  }
+
+  @Test
+  public void theSnapshotDescribesEveryTableOfABranchHead() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    CommitInfo head = g.commits().get(0);
+    io.omnigraph.api.SnapshotInfo main = g.snapshot(null);
+    assertThat(main.branch()).isEqualTo("main");
+    assertThat(main.commitId()).isEqualTo(head.id());
+    assertThat(main.manifestVersion()).isEqualTo(head.manifestVersion());
+    assertThat(main.internalSchemaVersion()).isPositive();
+    assertThat(main.datasets()).extracting(io.omnigraph.api.SnapshotInfo.Dataset::tableKey)
+        .containsExactly("edge:Wrote", "node:Author", "node:Book");
+    assertThat(main.datasets()).extracting(io.omnigraph.api.SnapshotInfo.Dataset::entityCount).containsExactly(1L, 2L, 1L);
+    for (io.omnigraph.api.SnapshotInfo.Dataset d : main.datasets()) {
+      assertThat(d.version()).as(d.tableKey()).isEqualTo(head.tableVersions().get(d.tableKey()));
+      assertThat(d.path()).as(d.tableKey()).isNotBlank();
+      assertThat(d.nativeBranch()).as(d.tableKey()).isNull();
+    }
+    assertThat(main.datasets().get(1).entityKind()).isEqualTo("node");
+    assertThat(main.datasets().get(1).typeName()).isEqualTo("Author");
+    g.createBranch("dev", null);
+    g.load(LoadMode.MERGE, in("{\"type\":\"Author\",\"data\":{\"handle\":\"devi\"}}\n"), opts().withBranch("dev"));
+    io.omnigraph.api.SnapshotInfo dev = g.snapshot("dev");
+    assertThat(dev.branch()).isEqualTo("dev");
+    assertThat(dev.commitId()).isEqualTo(g.commits("dev").get(0).id());
+    assertThat(dev.datasets()).extracting(io.omnigraph.api.SnapshotInfo.Dataset::entityCount).containsExactly(1L, 3L, 1L);
+    assertThat(dev.datasets().get(1).nativeBranch()).isNotNull();
+    assertThat(g.snapshot("main").datasets()).extracting(io.omnigraph.api.SnapshotInfo.Dataset::entityCount)
+        .containsExactly(1L, 2L, 1L);
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.snapshot("nope")), 404, "not_found");
+  }
+
   // --- schema & maintenance ---
 
   @Test

@@ -140,6 +140,52 @@ public sealed interface ErrorDetail {
   }
 
   /**
+   * A branch merge found conflicts; nothing was written (docs/branches.md, "Merge conflicts").
+   *
+   * @param conflicts every conflict found (at least one), ordered by table key, then id
+   */
+  record MergeConflicts(List<MergeConflict> conflicts) implements ErrorDetail {
+    public MergeConflicts {
+      conflicts = List.copyOf(conflicts);
+      if (conflicts.isEmpty()) {
+        throw new IllegalArgumentException("merge conflicts name at least one conflict");
+      }
+    }
+
+    @Override
+    public String jsonField() {
+      return "merge_conflicts";
+    }
+  }
+
+  /**
+   * One merge conflict.
+   *
+   * @param kind {@code divergent_insert}, {@code divergent_update}, {@code delete_vs_update} (both
+   *     sides changed the row differently), or {@code orphan_edge}, {@code unique_violation},
+   *     {@code cardinality_violation}, {@code value_constraint_violation} (the merged graph would
+   *     break a schema rule)
+   * @param entityKind {@code node} or {@code edge}
+   * @param typeName the node or edge type
+   * @param entityId the row's id
+   * @param base the row in the merge base as compact JSON text ({@code null} JSON literal when
+   *     absent); Java {@code null} when not shown (over 1 KiB, or not a row conflict)
+   * @param source the row on the source branch, same encoding
+   * @param target the row on the target branch, same encoding
+   * @param message what conflicts, for people
+   */
+  record MergeConflict(String kind, String entityKind, String typeName, String entityId, String base,
+      String source, String target, String message) {
+    public MergeConflict {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(entityKind, "entityKind");
+      Objects.requireNonNull(typeName, "typeName");
+      Objects.requireNonNull(entityId, "entityId");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /**
    * The storage backend failed.
    *
    * @param storageKind the SPI failure kind ({@code io.omnigraph.api.storage.StorageException.Kind} name)

@@ -15,7 +15,11 @@ final class ErrorJson {
       b.append(',');
       string(b, d.jsonField());
       b.append(':');
-      detail(b, d);
+      if (d instanceof ErrorDetail.MergeConflicts m) {
+        mergeConflicts(b, m);
+      } else {
+        detail(b, d);
+      }
     });
     return b.append('}').toString();
   }
@@ -49,6 +53,23 @@ final class ErrorJson {
     o.close();
   }
 
+  /** {@code merge_conflicts} is an array; the row values are embedded as the JSON they already are. */
+  private static void mergeConflicts(StringBuilder b, ErrorDetail.MergeConflicts m) {
+    b.append('[');
+    for (int i = 0; i < m.conflicts().size(); i++) {
+      ErrorDetail.MergeConflict c = m.conflicts().get(i);
+      if (i > 0) {
+        b.append(',');
+      }
+      Obj o = new Obj(b);
+      o.str("kind", c.kind()).str("entity_kind", c.entityKind()).str("type_name", c.typeName())
+          .str("entity_id", c.entityId()).raw("base", c.base()).raw("source", c.source()).raw("target", c.target())
+          .str("message", c.message());
+      o.close();
+    }
+    b.append(']');
+  }
+
   private static final class Obj {
     private final StringBuilder b;
     private boolean first = true;
@@ -69,6 +90,15 @@ final class ErrorJson {
       if (value != null) {
         sep();
         field(b, name, value);
+      }
+      return this;
+    }
+
+    Obj raw(String name, String json) {
+      if (json != null) {
+        sep();
+        string(b, name);
+        b.append(':').append(json);
       }
       return this;
     }

@@ -229,10 +229,68 @@ public interface Graph extends AutoCloseable {
    */
   void exportCommit(OutputStream out, String commitId);
 
+  /**
+   * Merges branch {@code source} into branch {@code target} (docs/branches.md, "Merge"). The merge
+   * captures the source's head, finds the merge base from the commit lineage (both parent links;
+   * closest, then newest) and decides every row with the three-way truth table. Outcomes: already
+   * up to date (nothing written), fast-forward (the target adopts the source's table versions in
+   * one commit), or a merge commit with two parents (target head, captured source head). The merged
+   * graph is validated (edge endpoints, {@code @unique}, {@code @card}, value constraints) before
+   * anything is written. A conflict writes nothing.
+   *
+   * @param source the branch merged from
+   * @param target the branch merged into ({@code null}: {@code main})
+   * @param options actor, message, whether to delete the source afterwards
+   * @return the outcome, the commit, per-table counts
+   * @throws ConflictException with {@link ErrorDetail.MergeConflicts} when rows conflict or the
+   *     merged graph would break a schema rule (nothing written); {@code read_set_conflict} when the
+   *     target moved while the merge was prepared (nothing written; retry)
+   * @throws NotFoundException either branch does not exist ({@code unknown_branch})
+   * @throws InvalidInputException source and target are the same branch ({@code merge_same_branch})
+   * @throws ResourceLimitException a table's merge needs more than 1,024 transactions, or a row is
+   *     over 32 MiB (nothing written)
+   * @throws RecoveryRequiredException the merge failed after its recovery sidecar was armed; the
+   *     next read-write open, write or {@code omnigraph repair} completes or undoes it
+   * @throws StorageFailureException the backend failed
+   */
+  MergeResult merge(String source, String target, MergeOptions options);
+
   /** @return the accepted schema */
   SchemaInfo schema();
 
   // --- schema & maintenance ---
+
+  /**
+   * Plans the change from the accepted schema to {@code pgText} (docs/schema-migration.md) without
+   * writing anything: one step per supported change, one {@code unsupported_change} step (entity,
+   * reason, stable code) per change the graph cannot make.
+   *
+   * @param pgText the desired {@code .pg} source
+   * @return the plan
+   * @throws InvalidInputException the text does not compile, or a {@code @rename_from} names nothing
+   *     the accepted schema has (rule {@code schema_identity})
+   */
+  SchemaPlan planSchema(String pgText);
+
+  /**
+   * Plans and applies a schema change as one recoverable graph commit (docs/schema-migration.md):
+   * tables that change shape are rewritten, new types get new tables, and the schema files are
+   * promoted once the commit is visible. Existing rows read back unchanged. Applying the accepted
+   * schema again changes nothing ({@link SchemaApplyResult#applied()} is {@code false}).
+   *
+   * @param pgText the desired {@code .pg} source
+   * @param options data-loss permission, actor, message
+   * @return what was applied
+   * @throws InvalidInputException the text does not compile; the plan has an unsupported change
+   *     (rule {@code unsupported_schema_change}, the message prefixed with the change's code); or a
+   *     drop without {@code allowDataLoss} where the data would be lost
+   * @throws ConflictException the graph has branches other than main (rule
+   *     {@code schema_apply_branches}), or another write published meanwhile
+   * @throws RecoveryRequiredException an interrupted write is pending, or this apply was
+   *     interrupted after an effect
+   * @throws StorageFailureException the backend failed
+   */
+  SchemaApplyResult applySchema(String pgText, SchemaApplyOptions options);
 
   /**
    * Builds every index the schema calls for that the graph lacks (docs/indexes.md): BTREE on every
@@ -270,6 +328,19 @@ public interface Graph extends AutoCloseable {
    * @return the audit records
    */
   List<RecoveryRecord> recoveries();
+
+  // --- snapshot (server) ---
+
+  /**
+   * Describes a branch head: its commit, manifest version, and every table's dataset path, published
+   * version, native branch and entity count. Reads the manifest only.
+   *
+   * @param branch a branch name ({@code null}: main)
+   * @return the head's description
+   * @throws NotFoundException no such branch (rule {@code unknown_branch})
+   * @throws StorageFailureException the backend failed
+   */
+  SnapshotInfo snapshot(String branch);
 
   /** Releases resources. Idempotent; later calls on this handle fail with {@link InvalidInputException}. */
   @Override

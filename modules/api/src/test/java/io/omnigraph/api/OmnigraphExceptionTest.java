@@ -58,6 +58,32 @@ class OmnigraphExceptionTest {
   }
 
   @Test
+  void mergeConflictsRenderAsAnArrayWithRowValuesEmbeddedAsJson() {
+    ConflictException e = new ConflictException("merge of 'feature' into 'main' has 2 conflicts",
+        new ErrorDetail.MergeConflicts(List.of(
+            new ErrorDetail.MergeConflict("divergent_update", "node", "Person", "p-7", "{\"age\":1}",
+                "{\"age\":2}", "{\"age\":3}", "divergent update for id 'p-7'"),
+            new ErrorDetail.MergeConflict("delete_vs_update", "node", "Person", "p-8", "{\"age\":1}", "null",
+                null, "p-8 deleted on one side, updated on the other"))));
+    assertThat(e.httpStatus()).isEqualTo(409);
+    assertThat(e.toJson()).isEqualTo("{\"error\":\"merge of 'feature' into 'main' has 2 conflicts\",\"code\":\"conflict\","
+        + "\"merge_conflicts\":[{\"kind\":\"divergent_update\",\"entity_kind\":\"node\",\"type_name\":\"Person\","
+        + "\"entity_id\":\"p-7\",\"base\":{\"age\":1},\"source\":{\"age\":2},\"target\":{\"age\":3},"
+        + "\"message\":\"divergent update for id 'p-7'\"},{\"kind\":\"delete_vs_update\",\"entity_kind\":\"node\","
+        + "\"type_name\":\"Person\",\"entity_id\":\"p-8\",\"base\":{\"age\":1},\"source\":null,"
+        + "\"message\":\"p-8 deleted on one side, updated on the other\"}]}");
+    assertThatThrownBy(() -> new ErrorDetail.MergeConflicts(List.of())).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void mergeOutcomeCodesRoundTrip() {
+    for (MergeOutcome o : MergeOutcome.values()) {
+      assertThat(MergeOutcome.fromCode(o.code())).isEqualTo(o);
+    }
+    assertThat(MergeOutcome.FAST_FORWARD.code()).isEqualTo("fast_forward");
+  }
+
+  @Test
   void messagesAreEscaped() {
     assertThat(new InternalErrorException("a\"b\\c\nd\u0001", null).toJson())
         .isEqualTo("{\"error\":\"a\\\"b\\\\c\\nd\\u0001\",\"code\":\"internal\"}");

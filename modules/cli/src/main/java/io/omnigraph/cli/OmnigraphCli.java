@@ -16,6 +16,7 @@ import io.omnigraph.cli.command.RecoveriesCommand;
 import io.omnigraph.cli.command.RepairCommand;
 import io.omnigraph.cli.command.SchemaCommand;
 import io.omnigraph.cli.command.ServeCommand;
+import io.omnigraph.cli.command.SnapshotCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
 import java.io.PrintWriter;
@@ -48,6 +49,8 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       // --- schema & maintenance ---
       EnsureIndicesCommand.class, OptimizeCommand.class,
+      // --- everyday ---
+      SnapshotCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

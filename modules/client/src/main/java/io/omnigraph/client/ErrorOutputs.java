@@ -86,6 +86,13 @@ public final class ErrorOutputs {
       }
       return new ErrorDetail.KeyConflict(n.path("entity_kind").asText(), n.path("type_name").asText(), ids);
     }
+    if ((n = root.get("merge_conflicts")) != null && n.isArray() && n.size() > 0) {
+      List<ErrorDetail.MergeConflict> conflicts = new ArrayList<>();
+      n.forEach(c -> conflicts.add(new ErrorDetail.MergeConflict(c.path("kind").asText(), c.path("entity_kind").asText(),
+          c.path("type_name").asText(), c.path("entity_id").asText(), raw(c, "base"), raw(c, "source"), raw(c, "target"),
+          c.path("message").asText())));
+      return new ErrorDetail.MergeConflicts(conflicts);
+    }
     if ((n = root.get("read_set_conflict")) != null) {
       return new ErrorDetail.ReadSetConflict(n.path("member").asText(), text(n, "expected"), text(n, "actual"));
     }
@@ -112,6 +119,12 @@ public final class ErrorOutputs {
       return new ErrorDetail.UnsupportedStamp(text(n, "found"), n.path("expected").asInt());
     }
     return null;
+  }
+
+  /** A member embedded as JSON, re-rendered compactly; absent → {@code null}, JSON null → {@code "null"}. */
+  private static String raw(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null ? null : v.toString();
   }
 
   private static String text(JsonNode n, String field) {

@@ -145,6 +145,9 @@ public final class HttpGraph implements Graph {
     if (options.message() != null) {
       q.append("&message=").append(URLEncoder.encode(options.message(), StandardCharsets.UTF_8));
     }
+    if (options.branch() != null) {
+      q.append("&branch=").append(URLEncoder.encode(options.branch(), StandardCharsets.UTF_8));
+    }
     HttpRequest.Builder b = request(q.toString()).header("Content-Type", "application/x-ndjson").POST(body);
     if (options.expectedHead() != null) {
       b.header(IF_GRAPH_COMMIT, options.expectedHead());
@@ -169,6 +172,9 @@ public final class HttpGraph implements Graph {
     params(body, params);
     if (options.message() != null) {
       body.put("message", options.message());
+    }
+    if (options.branch() != null) {
+      body.put("branch", options.branch());
     }
     HttpRequest.Builder b = options.expectedHead() == null
         ? post("mutate", body)
@@ -364,6 +370,37 @@ public final class HttpGraph implements Graph {
     export(out, body);
   }
 
+  /**
+   * {@code POST branches/merge} with {@code {"source","target","message","delete_branch"}}; the answer
+   * is {@link #mergeResult(JsonNode)}'s shape (docs/server.md).
+   */
+  @Override
+  public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(options, "options");
+    ObjectNode body = JSON.createObjectNode();
+    body.put("source", source);
+    if (target != null) {
+      body.put("target", target);
+    }
+    if (options.message() != null) {
+      body.put("message", options.message());
+    }
+    body.put("delete_branch", options.deleteSourceBranch());
+    return mergeResult(json(post("branches/merge", body)));
+  }
+
+  /** Reads {@code {"outcome","source","target","source_commit_id","base_commit_id","commit_id","tables":{key:{"route","inserted","updated","deleted","transactions"}},"source_deleted"}}. */
+  static io.omnigraph.api.MergeResult mergeResult(JsonNode m) {
+    Map<String, io.omnigraph.api.MergeResult.TableMerge> tables = new LinkedHashMap<>();
+    m.path("tables").fields().forEachRemaining(e -> tables.put(e.getKey(), new io.omnigraph.api.MergeResult.TableMerge(
+        e.getValue().path("route").asText(), e.getValue().path("inserted").asLong(), e.getValue().path("updated").asLong(),
+        e.getValue().path("deleted").asLong(), e.getValue().path("transactions").asLong())));
+    return new io.omnigraph.api.MergeResult(io.omnigraph.api.MergeOutcome.fromCode(m.path("outcome").asText()),
+        m.path("source").asText(), m.path("target").asText(), m.path("source_commit_id").asText(),
+        text(m, "base_commit_id"), m.path("commit_id").asText(), tables, m.path("source_deleted").asBoolean());
+  }
+
   private static io.omnigraph.api.BranchInfo branch(JsonNode b) {
     return new io.omnigraph.api.BranchInfo(b.path("name").asText(), b.path("head").asText(), text(b, "parent"));
   }
@@ -411,6 +448,23 @@ public final class HttpGraph implements Graph {
         Instant.parse(c.path("created_at").asText()), c.path("graph_manifest_version").asLong(), tables);
   }
 
+  // --- snapshot (server) ---
+
+  /** {@code GET snapshot?branch=}. */
+  @Override
+  public io.omnigraph.api.SnapshotInfo snapshot(String branch) {
+    String path = branch == null ? "snapshot"
+        : "snapshot?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20");
+    JsonNode r = json(request(path).GET());
+    List<io.omnigraph.api.SnapshotInfo.Dataset> datasets = new ArrayList<>();
+    for (JsonNode d : r.path("datasets")) {
+      datasets.add(new io.omnigraph.api.SnapshotInfo.Dataset(d.path("table_key").asText(), d.path("dataset_path").asText(),
+          d.path("published_dataset_version").asLong(), text(d, "native_dataset_branch"), d.path("entity_count").asLong()));
+    }
+    return new io.omnigraph.api.SnapshotInfo(r.path("graph_branch").asText(), r.path("graph_commit_id").asText(),
+        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(), datasets);
+  }
+
   @Override
   public SchemaInfo schema() {
     JsonNode s = json(request("schema").GET());
@@ -421,6 +475,28 @@ public final class HttpGraph implements Graph {
   }
 
   // --- schema & maintenance ---
+
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/plan} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
+    throw new io.omnigraph.api.InvalidInputException("schema plan is not available through the HTTP client yet;"
+        + " run 'omnigraph schema plan <uri> <file.pg>' against the graph root", null);
+  }
+
+  /**
+   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/apply} is the server lane's).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
+    throw new io.omnigraph.api.InvalidInputException("schema apply is not available through the HTTP client yet;"
+        + " run 'omnigraph schema apply <uri> <file.pg>' against the graph root", null);
+  }
 
   /** {@code POST ensure-indices}; the commit (if any) is authored by the token's actor. */
   @Override

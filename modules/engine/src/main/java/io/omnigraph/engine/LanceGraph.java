@@ -288,6 +288,18 @@ final class LanceGraph implements Graph {
     }
   }
 
+  @Override
+  public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+  }
+
+  private io.omnigraph.engine.branch.BranchMerge.Context mergeContext() {
+    return new io.omnigraph.engine.branch.BranchMerge.Context(tables, snapshots, publisher, recovery.sidecars(),
+        recovery.schema(), () -> EffectWindow.enter(writeGate, lease, "merge " + ProcessHandle.current().pid()),
+        this::branchIdentity, () -> RecoveryGate.beforeWrite(root, lease, recovery), this::deleteBranch);
+  }
+
   /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */
   String branchIdentity(String branch) {
     return snapshots.branchIdentity(branch);
@@ -314,6 +326,18 @@ final class LanceGraph implements Graph {
   // --- schema & maintenance ---
 
   @Override
+  public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
+    ensureOpen();
+    return io.omnigraph.engine.schema.migrate.SchemaMigration.plan(access(), pgText);
+  }
+
+  @Override
+  public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
+    ensureOpen();
+    return io.omnigraph.engine.schema.migrate.SchemaMigration.apply(access(), pgText, options);
+  }
+
+  @Override
   public io.omnigraph.api.EnsureIndicesResult ensureIndices() {
     ensureOpen();
     return io.omnigraph.engine.index.EnsureIndices.run(access(), null);
@@ -330,6 +354,15 @@ final class LanceGraph implements Graph {
     return new io.omnigraph.engine.index.GraphAccess(root, tables, manifest, publisher, snapshots, writer,
         recovery.sidecars(), () -> RecoveryGate.beforeWrite(root, lease, recovery),
         operation -> EffectWindow.enter(writeGate, lease, operation));
+  }
+
+  // --- snapshot (server) ---
+
+  @Override
+  public io.omnigraph.api.SnapshotInfo snapshot(String branch) {
+    ensureOpen();
+    String b = branch == null ? GraphBranch.MAIN : branch;
+    return io.omnigraph.engine.manifest.SnapshotDescription.of(b, snapshots.latest(b));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.omnigraph.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
@@ -37,7 +38,8 @@ final class GraphRoutes {
 
   static List<Route> all() {
     List<Route> r = new ArrayList<>();
-    r.add(new Route("GET", "snapshot", false, false, "The head of a branch: manifest version and the published version of every table",
+    r.add(new Route("GET", "snapshot", false, false,
+        "The head of a branch: commit, manifest version, and every table's dataset path, published version and entity count",
         null, Exchange.JSON_TYPE, GraphRoutes::snapshot));
     r.add(new Route("POST", "mutate", true, false, "Run one mutation query as one commit",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, x -> mutate(x, false)));
@@ -81,8 +83,6 @@ final class GraphRoutes {
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::createBranch));
     r.add(new Route("DELETE", "branches/{branch*}", true, false, "Delete a branch; never main",
         null, Exchange.JSON_TYPE, GraphRoutes::deleteBranchByPath));
-    r.add(new Route("POST", "branches/delete", true, false, "Delete a branch ({name}); never main",
-        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::deleteBranch));
     r.add(new Route("GET", "recoveries", false, false, "The recovery audit, oldest first",
         null, Exchange.JSON_TYPE, x -> x.sendJson(200, Wire.recoveries(x.graph.recoveries()))));
     return List.copyOf(r);
@@ -106,11 +106,7 @@ final class GraphRoutes {
 
   private static void snapshot(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    String branch = x.queryParam("branch");
-    List<CommitInfo> commits = branch == null ? x.graph.commits() : x.graph.commits(branch);
-    ObjectNode o = Wire.snapshot(commits.get(0));
-    o.put("graph_branch", branch == null ? "main" : branch);
-    x.sendJson(200, o);
+    x.sendJson(200, Wire.snapshot(x.graph.snapshot(x.queryParam("branch"))));
   }
 
   private static void schema(Exchange x) {
@@ -196,24 +192,9 @@ final class GraphRoutes {
     ObjectNode o = Wire.object();
     o.put("uri", x.graph.uri());
     o.put("name", name);
-    o.put("deleted", name);
     if (x.actor != null) {
       o.put("actor_id", x.actor);
     }
-    x.sendJson(200, o);
-  }
-
-  private static void deleteBranch(Exchange x) {
-    x.allowQueryParams(Set.of());
-    ObjectNode body = x.jsonBody(Set.of("name"));
-    String name = Exchange.text(body, "name");
-    if (name == null) {
-      throw new InvalidInputException("request field 'name' is required",
-          new ErrorDetail.Validation(null, null, "name", "missing_field"));
-    }
-    x.graph.deleteBranch(name);
-    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    o.put("deleted", name);
     x.sendJson(200, o);
   }
 
@@ -238,13 +219,15 @@ final class GraphRoutes {
     ObjectNode body = x.jsonBody(MUTATE_FIELDS);
     String query = Exchange.requiredText(body, "query", "query_source");
     String name = queryName(body, query);
-    checkBranch(x.graph, Exchange.text(body, "branch"));
+    String branch = Exchange.text(body, "branch");
     QueryParams params = params(body);
     MutationOptions options = new MutationOptions(x.actor, Exchange.text(body, "message"),
-        expected == null || expected.isBlank() ? null : expected.trim());
+        expected == null || expected.isBlank() ? null : expected.trim()).withBranch(branch);
     MutationResult r = x.graph.mutate(query, name, params, options);
     CommitInfo c = r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null);
-    x.sendJson(200, Wire.mutation(r, x.actor, c));
+    ObjectNode out = Wire.mutation(r, x.actor, c);
+    out.put("branch", branch == null ? "main" : branch);
+    x.sendJson(200, out);
   }
 
   private static void prepare(Exchange x) {
@@ -318,42 +301,68 @@ final class GraphRoutes {
     return mode == null ? LoadMode.MERGE : LoadMode.parse(mode);
   }
 
-  private static void checkFrom(String from) {
-    if (from != null) {
-      throw new InvalidInputException("'from' (fork a missing branch before loading) needs graph branches, which this server"
-          + " does not serve yet", new ErrorDetail.Validation(null, null, "from", "unsupported"));
+  /**
+   * The branch a load writes to: {@code branch} (default main). When it does not exist and {@code from}
+   * is given, it is first created from {@code from} (a branch or a commit) — a step of its own, like
+   * {@code POST branches}, that stays when the load then fails. Without {@code from} an unknown branch
+   * is left to the loader (404, rule {@code unknown_branch}).
+   */
+  private record LoadTarget(String branch, String baseBranch, boolean created) {}
+
+  private static LoadTarget loadTarget(Exchange x, String branch, String from) {
+    if (branch == null || branch.equals("main")) {
+      return new LoadTarget("main", null, false);
+    }
+    if (from == null || x.graph.branches().stream().anyMatch(b -> b.name().equals(branch))) {
+      return new LoadTarget(branch, null, false);
+    }
+    try {
+      x.graph.createBranch(branch, from);
+      return new LoadTarget(branch, from, true);
+    } catch (ConflictException e) {
+      // Another request created it meanwhile: load into it like into any existing branch.
+      if (e.detail().orElse(null) instanceof ErrorDetail.Validation v && "branch_exists".equals(v.rule())) {
+        return new LoadTarget(branch, null, false);
+      }
+      throw e;
     }
   }
 
-  private static LoadOptions loadOptions(Exchange x, String message) {
+  private static LoadOptions loadOptions(Exchange x, String message, LoadTarget target) {
     String expected = x.header(IF_GRAPH_COMMIT);
     return new LoadOptions(x.actor, message, LoadProgressListener.NONE,
-        expected == null || expected.isBlank() ? null : expected.trim());
+        expected == null || expected.isBlank() ? null : expected.trim(), target.branch());
+  }
+
+  private static ObjectNode loadOutput(Exchange x, LoadResult r, LoadTarget target) {
+    ObjectNode o = Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null), target.branch(), target.created());
+    if (target.baseBranch() != null) {
+      o.put("base_branch", target.baseBranch());
+    }
+    return o;
   }
 
   private static void loadJson(Exchange x) {
     x.allowQueryParams(Set.of());
     ObjectNode body = x.jsonBody(Set.of("data", "branch", "from", "mode", "message"));
     String data = Exchange.requiredText(body, "data");
-    checkBranch(x.graph, Exchange.text(body, "branch"));
-    checkFrom(Exchange.text(body, "from"));
     LoadMode mode = mode(Exchange.text(body, "mode"));
+    LoadTarget target = loadTarget(x, Exchange.text(body, "branch"), Exchange.text(body, "from"));
     LoadResult r = x.graph.load(mode, new ByteArrayInputStream(data.getBytes(StandardCharsets.UTF_8)),
-        loadOptions(x, Exchange.text(body, "message")));
-    x.sendJson(200, Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null)));
+        loadOptions(x, Exchange.text(body, "message"), target));
+    x.sendJson(200, loadOutput(x, r, target));
   }
 
   private static void loadNdjson(Exchange x) {
     x.allowQueryParams(Set.of("branch", "from", "mode", "message"));
-    checkBranch(x.graph, x.queryParam("branch"));
-    checkFrom(x.queryParam("from"));
     LoadMode mode = mode(x.queryParam("mode"));
-    LoadOptions options = loadOptions(x, x.queryParam("message"));
+    LoadTarget target = loadTarget(x, x.queryParam("branch"), x.queryParam("from"));
+    LoadOptions options = loadOptions(x, x.queryParam("message"), target);
     // The body goes straight into the loader: one request = one load = one commit, answered only after
     // the commit is published; nothing is buffered or logged on the side.
     InputStream in = x.body(Exchange.NDJSON_TYPE, true);
     LoadResult r = x.graph.load(mode, in, options);
-    x.sendJson(200, Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null)));
+    x.sendJson(200, loadOutput(x, r, target));
   }
 
   private static void export(Exchange x) throws Exception {

@@ -85,10 +85,10 @@ final class Wire {
   }
 
   /** {@code {branch, branch_created, mode, nodes:[{name, entities_loaded}], edges, total_entities, actor_id, commit}}. */
-  static ObjectNode load(LoadResult r, String actor, CommitInfo commit) {
+  static ObjectNode load(LoadResult r, String actor, CommitInfo commit, String branch, boolean branchCreated) {
     ObjectNode o = object();
-    o.put("branch", "main");
-    o.put("branch_created", false);
+    o.put("branch", branch);
+    o.put("branch_created", branchCreated);
     o.put("mode", r.mode().wireName());
     ArrayNode nodes = o.putArray("nodes");
     ArrayNode edges = o.putArray("edges");
@@ -123,21 +123,32 @@ final class Wire {
     return o;
   }
 
-  /** {@code {graph_branch, graph_commit_id, graph_manifest_version, datasets:[...]}} from the head commit. */
-  static ObjectNode snapshot(CommitInfo head) {
+  /**
+   * {@code {graph_branch, graph_commit_id, graph_manifest_version, internal_schema_version, datasets:
+   * [{entity_kind, type_name, table_key, dataset_path, published_dataset_version, native_dataset_branch,
+   * entity_count}]}}.
+   */
+  static ObjectNode snapshot(io.omnigraph.api.SnapshotInfo s) {
     ObjectNode o = object();
-    o.put("graph_branch", "main");
-    o.put("graph_commit_id", head.id());
-    o.put("graph_manifest_version", head.manifestVersion());
+    o.put("graph_branch", s.branch());
+    o.put("graph_commit_id", s.commitId());
+    o.put("graph_manifest_version", s.manifestVersion());
+    o.put("internal_schema_version", s.internalSchemaVersion());
     ArrayNode ds = o.putArray("datasets");
-    new TreeMap<>(head.tableVersions()).forEach((key, version) -> {
-      int colon = key.indexOf(':');
-      ObjectNode d = ds.addObject();
-      d.put("entity_kind", colon < 0 ? "" : key.substring(0, colon));
-      d.put("type_name", colon < 0 ? key : key.substring(colon + 1));
-      d.put("table_key", key);
-      d.put("published_dataset_version", version);
-    });
+    for (io.omnigraph.api.SnapshotInfo.Dataset d : s.datasets()) {
+      ObjectNode n = ds.addObject();
+      n.put("entity_kind", d.entityKind());
+      n.put("type_name", d.typeName());
+      n.put("table_key", d.tableKey());
+      n.put("dataset_path", d.path());
+      n.put("published_dataset_version", d.version());
+      if (d.nativeBranch() == null) {
+        n.putNull("native_dataset_branch");
+      } else {
+        n.put("native_dataset_branch", d.nativeBranch());
+      }
+      n.put("entity_count", d.entityCount());
+    }
     return o;
   }
 

@@ -171,4 +171,74 @@ class EverydayCommandsTest {
     assertThat(missing.err()).contains("'--uri=<uri>'").doesNotContain("--store");
     assertThat(help.out()).contains("--uri=<uri>").doesNotContain("--store");
   }
+  private void loadFruit() throws IOException {
+    CliRun load = CliRun.of("load", "--mode", "overwrite", "--data", data("fruit.ndjson", """
+        {"type":"Mango","data":{"name":"m"}}
+        {"type":"Apple","data":{"name":"a"}}
+        {"type":"Apple","data":{"name":"b"}}
+        {"type":"Zebra","data":{"name":"z"}}
+        {"edge":"Likes","from":"z","to":"a","data":{}}
+        """).toString(), graph);
+    assertThat(load.exitCode()).as(load.err()).isZero();
+  }
+
+  @Test
+  void exportTypeKeepsOnlyTheNamedTypesAndRefusesAnUnknownOne() throws IOException {
+    loadFruit();
+    CliRun apples = CliRun.of("export", graph, "--type", "Apple");
+    CliRun two = CliRun.of("export", graph, "--type", "Zebra,Likes");
+    CliRun unknown = CliRun.of("export", graph, "--type", "Pear");
+
+    assertThat(apples.exitCode()).as(apples.err()).isZero();
+    assertThat(apples.out().lines().toList()).hasSize(2).allMatch(l -> l.startsWith("{\"type\":\"Apple\""));
+    assertThat(two.out().lines().toList()).hasSize(2)
+        .anyMatch(l -> l.startsWith("{\"type\":\"Zebra\"")).anyMatch(l -> l.startsWith("{\"edge\":\"Likes\""));
+    assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(unknown.err()).contains("no node or edge type 'Pear'", "Zebra, Apple, Mango, Likes, Bites");
+  }
+
+  @Test
+  void exportAtACommitShowsTheGraphAsThatCommitLeftIt() throws IOException {
+    String genesis = commitIds().get(0);
+    loadFruit();
+    CliRun at = CliRun.of("export", graph, "--at", genesis);
+    CliRun head = CliRun.of("export", graph);
+
+    assertThat(at.exitCode()).as(at.err()).isZero();
+    assertThat(at.out()).isEmpty();
+    assertThat(head.out().lines()).hasSize(5);
+  }
+
+  @Test
+  void snapshotPrintsEachTablesRowCountAndPinnedVersionInSchemaOrder() throws IOException {
+    loadFruit();
+    CliRun text = CliRun.of("snapshot", graph);
+    CliRun json = CliRun.withEnv(Map.of("OMNIGRAPH_STORE", graph), "snapshot", "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    List<String> tables = text.out().lines().filter(l -> l.startsWith("  ")).map(String::strip).toList();
+    assertThat(tables).hasSize(5);
+    assertThat(tables.get(0)).matches("node:Zebra +1 row +version \\d+");
+    assertThat(tables.get(1)).matches("node:Apple +2 rows +version \\d+");
+    assertThat(tables.get(4)).matches("edge:Bites +0 rows +version \\d+");
+    assertThat(text.out()).contains("at commit " + commitIds().get(0));
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    JsonNode o = Json.parseObject(json.out().strip());
+    List<String> keys = new ArrayList<>();
+    o.get("tables").forEach(t -> keys.add(t.get("table_key").asText()));
+    assertThat(keys).containsExactly("node:Zebra", "node:Apple", "node:Mango", "edge:Likes", "edge:Bites");
+    assertThat(o.get("tables").get(1).get("rows").asLong()).isEqualTo(2);
+    assertThat(o.get("tables").get(1).get("version").asLong()).isPositive();
+    assertThat(o.get("commit_id").asText()).isEqualTo(commitIds().get(0));
+  }
+
+  @Test
+  void anEmptySchemaFileIsRefusedByInit() throws IOException {
+    Path empty = Files.writeString(tmp.resolve("empty.pg"), "// nothing yet\n");
+    CliRun run = CliRun.of("init", "--schema", empty.toString(), tmp.resolve("g2").toString(), "--json");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.DATA);
+    assertThat(Json.parseObject(run.err().strip()).get("error").asText()).contains("declares no types");
+    assertThat(tmp.resolve("g2")).doesNotExist();
+  }
 }

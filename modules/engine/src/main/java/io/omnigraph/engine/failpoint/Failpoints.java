@@ -107,6 +107,21 @@ public final class Failpoints {
   /** Optimize, after the publish, before the sidecar is retired. */
   public static final String OPTIMIZE_POST_PUBLISH_PRE_RETIRE = "optimize.post_publish_pre_retire";
 
+  /** Branch merge, after planning and staging checks, before its BranchMerge sidecar is armed. */
+  public static final String MERGE_BEFORE_ARM = "branch_merge.before_arm";
+  /** Branch merge, right after its sidecar is armed, before the first chunk commit. */
+  public static final String MERGE_AFTER_ARM = "branch_merge.after_arm";
+  /** Branch merge, after each chunk transaction landed (once per chunk, over all tables). */
+  public static final String MERGE_AFTER_CHUNK_COMMIT = "branch_merge.after_chunk_commit";
+  /** Branch merge, after the sidecar was confirmed, before the publish. */
+  public static final String MERGE_AFTER_CONFIRM = "branch_merge.after_confirm";
+  /** Branch merge, right before the one publish. */
+  public static final String MERGE_BEFORE_PUBLISH = "branch_merge.before_publish";
+  /** Branch merge, after the publish, before the sidecar is retired. */
+  public static final String MERGE_AFTER_PUBLISH = "branch_merge.after_publish";
+  /** Merge recovery, after one table's compensating restore, before the rollback publish. */
+  public static final String MERGE_RECOVERY_AFTER_RESTORE = "branch_merge.recovery_after_restore";
+
   /** Every failpoint name, in declaration order (the values of the {@code String} constants above). */
   public static final List<String> NAMES = declaredNames();
 

@@ -142,7 +142,7 @@ final class ExactLineDecoder {
   private TableRows.Row nodeRow(NodeType node, ObjectNode data, long line) {
     String owner = node.tableKey();
     checkDataFields(owner, node.properties(), data, line, false);
-    List<Object> values = values(owner, node.name(), node.properties(), data, line, node);
+    List<Object> values = values(owner, node.name(), node.properties(), data, line, node, null);
     String explicitId = explicitId(data, line);
     String id;
     List<String> keyOrder = lookups.keyOrder(node);
@@ -173,9 +173,23 @@ final class ExactLineDecoder {
       }
     }
     checkDataFields(owner, edge.properties(), data, line, true);
-    List<Object> values = values(owner, edge.name(), edge.properties(), data, line, null);
+    List<Object> values = values(owner, edge.name(), edge.properties(), data, line, null, edge);
     String explicitId = explicitId(data, line);
-    return new TableRows.Row(line, explicitId != null ? explicitId : Ulid.generate(), from, to, values);
+    if (edge.key().isEmpty()) {
+      return new TableRows.Row(line, explicitId != null ? explicitId : Ulid.generate(), from, to, values);
+    }
+    List<String> members = new ArrayList<>();
+    for (String k : lookups.edgeKeyOrder(edge)) {
+      int idx = indexOf(edge.properties(), k);
+      Property p = edge.properties().get(idx);
+      members.add(NodeIds.renderMember(p.type(), values.get(idx)).orElseThrow(
+          () -> LoadRule.MISSING_KEY.at(line, k, "edge " + edge.name() + " has a @key value that is not a valid key: '" + k + "'")));
+    }
+    String id = NodeIds.edgeId(from, to, members);
+    if (explicitId != null && !explicitId.equals(id)) {
+      throw LoadRule.INVALID_ID.at(line, "id", "explicit id '" + explicitId + "' does not match its canonical @key id '" + id + "'");
+    }
+    return new TableRows.Row(line, id, from, to, values);
   }
 
   private static String explicitId(ObjectNode data, long line) {
@@ -214,15 +228,17 @@ final class ExactLineDecoder {
     return -1;
   }
 
-  private List<Object> values(String owner, String typeName, List<Property> props, ObjectNode data, long line, NodeType node) {
-    Set<String> keyMembers = node == null ? Set.of() : lookups.keyMembers(node);
+  private List<Object> values(String owner, String typeName, List<Property> props, ObjectNode data, long line, NodeType node,
+      EdgeType edge) {
+    Set<String> keyMembers = node != null ? lookups.keyMembers(node) : edge != null ? lookups.keyMembers(edge) : Set.of();
     Object[] out = new Object[props.size()];
     for (int i = 0; i < props.size(); i++) {
       Property p = props.get(i);
       JsonNode v = data.get(p.name());
       if (v == null || v.isNull()) {
         if (keyMembers.contains(p.name())) {
-          throw LoadRule.MISSING_KEY.at(line, p.name(), "node " + typeName + " is missing a non-null @key value ('" + p.name() + "')");
+          throw LoadRule.MISSING_KEY.at(line, p.name(),
+              (node != null ? "node " : "edge ") + typeName + " is missing a non-null @key value ('" + p.name() + "')");
         }
         if (!p.nullable()) {
           throw LoadRule.NULL_VALUE.at(line, p.name(), "non-nullable property '" + p.name() + "' has null or invalid values");

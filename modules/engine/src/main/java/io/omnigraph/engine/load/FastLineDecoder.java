@@ -127,6 +127,7 @@ final class FastLineDecoder implements AutoCloseable {
     final boolean[] keyMember;
     final boolean[] keep;
     final int[] keyOrder; // property indexes in key order; empty without @key
+    final boolean edgeKeyed; // an edge type with @key(src, dst[, ...]): keyOrder holds the property members
     final List<Constraint> rowChecks = new ArrayList<>(); // @range and @check, in declaration order
     final int[] rowCheckIndex;
     final boolean eligible; // false: a property name the envelope treats specially; use the exact path
@@ -151,7 +152,7 @@ final class FastLineDecoder implements AutoCloseable {
       seen = new boolean[n];
       kept = new Object[n];
       boolean ok = true;
-      Set<String> members = node == null ? Set.of() : lookups.keyMembers(node);
+      Set<String> members = node != null ? lookups.keyMembers(node) : lookups.keyMembers(edge);
       for (int i = 0; i < n; i++) {
         Property p = props.get(i);
         String name = p.name();
@@ -175,7 +176,8 @@ final class FastLineDecoder implements AutoCloseable {
           keep[i] = true;
         }
       }
-      List<String> order = node == null ? List.of() : lookups.keyOrder(node);
+      edgeKeyed = edge != null && edge.key().isPresent();
+      List<String> order = node != null ? lookups.keyOrder(node) : lookups.edgeKeyOrder(edge);
       keyOrder = new int[order.size()];
       for (int i = 0; i < keyOrder.length; i++) {
         keyOrder[i] = index.get(order.get(i));
@@ -477,7 +479,20 @@ final class FastLineDecoder implements AutoCloseable {
       }
     }
     String id;
-    if (s.keyOrder.length > 0) {
+    if (s.edgeKeyed) {
+      List<String> members = new ArrayList<>(s.keyOrder.length);
+      for (int idx : s.keyOrder) {
+        Optional<String> m = NodeIds.renderMember(s.types[idx], s.kept[idx]);
+        if (m.isEmpty()) {
+          return false;
+        }
+        members.add(m.get());
+      }
+      id = NodeIds.edgeId(from, to, members);
+      if (s.explicitId != null && !s.explicitId.equals(id)) {
+        return false;
+      }
+    } else if (s.keyOrder.length > 0) {
       if (s.keyOrder.length == 1) {
         Optional<String> one = NodeIds.renderMember(s.types[s.keyOrder[0]], s.kept[s.keyOrder[0]]);
         if (one.isEmpty()) {

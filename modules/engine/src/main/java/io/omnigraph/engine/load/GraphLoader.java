@@ -5,6 +5,7 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.validate.GraphRules;
+import io.omnigraph.engine.write.WriteErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -176,6 +177,27 @@ public final class GraphLoader {
   }
 
   /**
+   * An append whose input holds ids that already exist is a key conflict, and the user is told so
+   * before any cross-row rule that the existing rows make fail (a node appended twice otherwise
+   * reads as an {@code @card} or uniqueness error; docs/edge-keys.md). Probed only when a cross-row
+   * rule failed: otherwise the strict insert reports the same conflict when it is staged.
+   */
+  private RuntimeException existingIdsFirst(List<TableRows> ordered, InvalidInputException crossRow) {
+    if (mode != LoadMode.APPEND || committed == null) {
+      return crossRow;
+    }
+    for (TableRows t : ordered) {
+      List<String> existing = committed.existingIds(t.spec().tableKey(), t.ids());
+      if (!existing.isEmpty()) {
+        RuntimeException conflict = WriteErrors.keyConflict(t.spec().tableKey(), existing, "already exists");
+        conflict.addSuppressed(crossRow);
+        return conflict;
+      }
+    }
+    return crossRow;
+  }
+
+  /**
    * Reads and validates the whole input.
    *
    * @param in NDJSON input (UTF-8); not closed
@@ -208,8 +230,12 @@ public final class GraphLoader {
       }
       progress.accept(nonBlank);
       List<TableRows> ordered = tables.finishReading();
-      GraphRules.checkPending(ordered, schema.catalog().edges(), committed, table -> Set.of(),
-          mode == LoadMode.OVERWRITE);
+      try {
+        GraphRules.checkPending(ordered, schema.catalog().edges(), committed, table -> Set.of(),
+            mode == LoadMode.OVERWRITE);
+      } catch (InvalidInputException crossRow) {
+        throw existingIdsFirst(ordered, crossRow);
+      }
       for (TableRows t : ordered) {
         t.flushRest();
       }

@@ -1,6 +1,7 @@
 package io.omnigraph.engine.load;
 
 import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.Property;
 import io.omnigraph.engine.validate.ValueRules;
@@ -44,6 +45,17 @@ final class SchemaLookups {
   /** @return the node type's key members in id order (empty without a key) */
   List<String> keyOrder(NodeType node) {
     return keyOrderByType.computeIfAbsent(node.name(), n -> schema.keyOrder(node));
+  }
+
+  /** @return the names of the edge type's key property members (after src, dst; empty without a key) */
+  Set<String> keyMembers(EdgeType edge) {
+    return keyMembersByType.computeIfAbsent("edge:" + edge.name(),
+        n -> new HashSet<>(edgeKeyOrder(edge)));
+  }
+
+  /** @return the edge type's key property members in id order (empty without a key or with src, dst only) */
+  List<String> edgeKeyOrder(EdgeType edge) {
+    return keyOrderByType.computeIfAbsent("edge:" + edge.name(), n -> schema.edgeKeyProperties(edge));
   }
 
   /** @return the {@code @range}/{@code @check} rules of this load */

@@ -75,8 +75,15 @@ public final class ManifestPublisher {
    * @param actorId who, or {@code null}
    * @param message commit message, or {@code null}
    * @param createdAtMicros when
+   * @param mergedParentCommitId a merge commit's second parent (the merged source head), or {@code null}
    */
-  public record LineageIntent(String commitId, String actorId, String message, long createdAtMicros) {}
+  public record LineageIntent(String commitId, String actorId, String message, long createdAtMicros,
+      String mergedParentCommitId) {
+    /** An ordinary (single-parent) commit. */
+    public LineageIntent(String commitId, String actorId, String message, long createdAtMicros) {
+      this(commitId, actorId, message, createdAtMicros, null);
+    }
+  }
 
   /**
    * One publish.
@@ -184,7 +191,7 @@ public final class ManifestPublisher {
         String parent = state.head(branch).map(GraphCommit::commitId).orElse(null);
         LineageIntent l = request.lineage();
         GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
-            parent, null, l.actorId(), l.message(), l.createdAtMicros(), pins);
+            parent, l.mergedParentCommitId(), l.actorId(), l.message(), l.createdAtMicros(), pins);
         rows.add(ManifestStore.commitRow(commit));
         rows.add(ManifestStore.headRow(branch, l.commitId(), parent));
         // Validate the folded result before writing, so an invalid batch never advances the manifest.

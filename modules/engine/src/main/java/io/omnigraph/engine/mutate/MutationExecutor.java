@@ -27,7 +27,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code insert} of a keyed node: id from the key; an upsert (replaces a pending or committed
- *       row with that id). Unkeyed node and edge inserts: a fresh ULID, a strict insert.
+ *       row with that id); the same for a keyed edge (id from src, dst and its key properties,
+ *       docs/edge-keys.md). Unkeyed node and edge inserts: a fresh ULID, a strict insert.
  *   <li>{@code update}: matches pending rows and committed rows not shadowed by a pending row, and
  *       writes the changed rows as pending rows; the match set counts towards the table's
  *       8,192-row limit while it is read.
@@ -93,9 +94,9 @@ public final class MutationExecutor {
   }
 
   private void insertEdge(Statement.InsertEdge s) {
-    String id = staging.newId();
+    String id = s.keyId(staging.schema()).orElseGet(staging::newId);
     staging.pending(s.type()).put(id, s.from(), s.to(), new ArrayList<>(s.values().values()), s.pos());
-    staging.recordInsert(s.tableKey(), id, false);
+    staging.recordInsert(s.tableKey(), id, s.upsert());
   }
 
   private void update(Statement.UpdateNodes s) {

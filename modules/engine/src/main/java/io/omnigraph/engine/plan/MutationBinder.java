@@ -59,10 +59,16 @@ public final class MutationBinder {
     if (t instanceof InsertEdgeT e) {
       String src = (String) r.resolveAssigned(e.from());
       String dst = (String) r.resolveAssigned(e.to());
+      List<String> keyFields = e.type().key().map(k -> k.fields()).orElse(List.of());
       Map<String, Object> values = new LinkedHashMap<>();
       for (Property p : e.type().properties()) {
         Assign a = e.assigned().get(p.name());
-        values.put(p.name(), a == null ? null : r.resolveAssigned(a));
+        Object v = a == null ? null : r.resolveAssigned(a);
+        if (v instanceof Float f && keyFields.contains(p.name()) && (f.isNaN() || f.isInfinite())
+            || v instanceof Double d && keyFields.contains(p.name()) && (d.isNaN() || d.isInfinite())) {
+          throw QueryException.param("insert @key property '" + p.name() + "' cannot be NaN or infinite");
+        }
+        values.put(p.name(), v);
       }
       return new Statement.InsertEdge(e.type(), src, dst, values, e.pos());
     }

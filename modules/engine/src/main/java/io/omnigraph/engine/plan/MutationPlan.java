@@ -145,8 +145,9 @@ public record MutationPlan(String queryName, Mode mode, Instant now, List<Statem
     }
 
     /**
-     * {@code insert Edge { from: .., to: .., ... }}: one new edge row with a fresh ULID id
-     * (always a strict insert).
+     * {@code insert Edge { from: .., to: .., ... }}: one edge row. For a keyed edge type ({@code
+     * @key(src, dst[, ...])}) the id derives from the key and the write is an upsert, like a keyed
+     * node insert (docs/edge-keys.md); an unkeyed edge gets a fresh ULID and is a strict insert.
      *
      * @param type the edge type
      * @param from the source node id ({@code src})
@@ -167,6 +168,30 @@ public record MutationPlan(String queryName, Mode mode, Instant now, List<Statem
       @Override
       public String tableKey() {
         return type.tableKey();
+      }
+
+      /** @return true when the edge type is keyed: the write replaces any row with the same id */
+      public boolean upsert() {
+        return type.key().isPresent();
+      }
+
+      /**
+       * The canonical id of a keyed edge (docs/edge-keys.md), as the loader derives it.
+       *
+       * @param schema the compiled schema the plan was checked against
+       * @return the id, or empty for an unkeyed edge type (the executor mints a ULID)
+       */
+      public Optional<String> keyId(CompiledSchema schema) {
+        if (type.key().isEmpty()) {
+          return Optional.empty();
+        }
+        List<String> members = new ArrayList<>();
+        for (String k : schema.edgeKeyProperties(type)) {
+          Property p = type.property(k).orElseThrow();
+          members.add(NodeIds.renderMember(p.type(), values.get(k)).orElseThrow(
+              () -> new IllegalStateException("key member '" + k + "' has no canonical rendering")));
+        }
+        return Optional.of(NodeIds.edgeId(from, to, members));
       }
     }
 

@@ -126,7 +126,10 @@ public final class GraphReads {
       ReadPlan plan = ReadPlan.plan(snap.schema().catalog(), checked, bound, System.currentTimeMillis());
       String commit = commitOf(snap);
       if (explainOnly) {
-        return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain());
+        return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain(s -> s.query == null || TextSearch.queryTokens(s.query).isEmpty() ? "no query tokens: matches nothing"
+            : !ReadExecutor.forcedSearch().equals("memory")
+                && snap.hasIndex(s.binding.tableKey(), new io.omnigraph.engine.table.IndexSpec.Inverted(s.column, null).name())
+                ? "Lance inverted index" : "in memory, no inverted index"));
       }
       List<Object[]> rows = new ReadExecutor(snap, plan).run();
       List<Object[]> typed = new ArrayList<>(rows.size());

@@ -83,6 +83,12 @@ final class ReadExecutor {
 
   /** @return the result rows, values in the engine representation, in result order */
   List<Object[]> run() {
+    for (SearchSpec s : plan.searches) {
+      search(s);
+    }
+    if (plan.rrf != null) {
+      rankArms(plan.rrf);
+    }
     ResultSink result = new ResultSink(plan);
     Sink head = pipeline(plan.ops, 1, result);
     Op.Scan root = (Op.Scan) plan.ops.get(0);
@@ -220,6 +226,108 @@ final class ReadExecutor {
       side = all;
     }
     return side;
+  }
+
+  // ------------------------------------------------------------------ search
+
+  /**
+   * Forces how full-text searches run: {@code memory} (the in-memory evaluation) or {@code index}
+   * (Lance's inverted-index search, when the column has one); system property {@code
+   * omnigraph.search}. Default: the index when there is one.
+   */
+  static String forcedSearch() {
+    return System.getProperty("omnigraph.search", "");
+  }
+
+  /**
+   * Computes one full-text search over the whole table: through Lance's inverted-index search when
+   * the column has the engine's inverted index at the pinned version (with the variable's pushed
+   * filter as a prefilter), otherwise in memory with the same analysis and scoring ({@link
+   * TextSearch}). Memory: one entry per matching row.
+   */
+  private void search(SearchSpec s) {
+    String table = s.binding.tableKey();
+    java.util.Set<String> tokens = s.query == null ? java.util.Set.of() : TextSearch.queryTokens(s.query);
+    if (tokens.isEmpty()) {
+      s.strategy = "no query tokens: matches nothing";
+      s.result(Map.of());
+      return;
+    }
+    String index = new io.omnigraph.engine.table.IndexSpec.Inverted(s.column, null).name();
+    Map<String, Double> out = new HashMap<>();
+    if (!forcedSearch().equals("memory") && snap.hasIndex(table, index)) {
+      s.strategy = "inverted index " + index;
+      count("search index " + s.column);
+      // the analysed tokens, not the raw text: Lance's fuzzy search does not lower-case or fold query tokens
+      snap.fullTextScan(table, List.of("id", "_score"), s.binding.pushedFilter(), s.column, String.join(" ", tokens), s.maxEdits,
+          TextSearch.MAX_EXPANSIONS, batch -> {
+            VarCharVector id = (VarCharVector) batch.getVector("id");
+            org.apache.arrow.vector.Float4Vector score = (org.apache.arrow.vector.Float4Vector) batch.getVector("_score");
+            for (int i = 0; i < batch.getRowCount(); i++) {
+              out.put(text(id, i), (double) score.get(i));
+            }
+          });
+    } else {
+      s.strategy = "in memory";
+      count("search memory " + s.column);
+      TextSearch.Bm25 bm25 = new TextSearch.Bm25(tokens, s.maxEdits);
+      snap.scan(table, List.of("id", s.column), null, batch -> {
+        VarCharVector id = (VarCharVector) batch.getVector("id");
+        VarCharVector col = (VarCharVector) batch.getVector(s.column);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          if (!col.isNull(i)) {
+            bm25.add(text(id, i), text(col, i));
+          }
+        }
+      });
+      out.putAll(bm25.scores());
+    }
+    s.result(out);
+  }
+
+  /**
+   * rrf: each arm's top-{@code limit} rows of the variable (after its match filters), best first,
+   * ties by id; the union becomes the variable's candidates.
+   */
+  private void rankArms(ReadPlan.Rrf f) {
+    Binding b = f.binding;
+    List<List<String>> ranked = new ArrayList<>();
+    for (ReadPlan.Order arm : f.arms) {
+      java.util.PriorityQueue<Object[]> top = new java.util.PriorityQueue<>((x, y) -> -armCompare(arm, x, y));
+      Entity[] slots = new Entity[slots()];
+      scan(b, null, es -> {
+        for (Entity e : es) {
+          slots[b.slot] = e;
+          Object key = arm.val().fn().apply(slots);
+          if (key == null) {
+            continue;
+          }
+          top.add(new Object[] {key, e.id()});
+          if (top.size() > plan.limit) {
+            top.poll();
+          }
+        }
+      });
+      List<Object[]> best = new ArrayList<>(top);
+      best.sort((x, y) -> armCompare(arm, x, y));
+      ranked.add(best.stream().map(x -> (String) x[1]).toList());
+    }
+    f.ranked = ranked;
+    java.util.Set<String> union = new HashSet<>();
+    ranked.forEach(union::addAll);
+    f.candidates = union;
+  }
+
+  private static int armCompare(ReadPlan.Order arm, Object[] x, Object[] y) {
+    int c = Double.compare((Double) x[0], (Double) y[0]);
+    if (arm.descending()) {
+      c = -c;
+    }
+    return c != 0 ? c : ReadValues.compareCodePoints((String) x[1], (String) y[1]);
+  }
+
+  private int slots() {
+    return slots;
   }
 
   // ------------------------------------------------------------------ scans

@@ -47,11 +47,16 @@ final class ReadPlan {
    * @param kind the key's scalar kind (null: compare as text)
    * @param descending whether descending
    * @param text as written
-   * @param candidatesOnly rows whose key is null are dropped (vector search)
+   * @param candidatesOnly rows whose key is null are dropped (vector and text search)
+   * @param rrf the fusion state of an rrf ordering (then {@code val} is null)
    */
-  record Order(Val val, int column, ScalarKind kind, boolean descending, String text, boolean candidatesOnly) {
+  record Order(Val val, int column, ScalarKind kind, boolean descending, String text, boolean candidatesOnly, Rrf rrf) {
     Order(Val val, int column, ScalarKind kind, boolean descending, String text) {
-      this(val, column, kind, descending, text, false);
+      this(val, column, kind, descending, text, false, null);
+    }
+
+    Order(Val val, int column, ScalarKind kind, boolean descending, String text, boolean candidatesOnly) {
+      this(val, column, kind, descending, text, candidatesOnly, null);
     }
   }
 
@@ -64,9 +69,13 @@ final class ReadPlan {
   /** Tie-break: every named bound variable's id, by name (docs/queries.md, "Order"). */
   final List<Binding> tieBreak;
   final long limit;
+  /** Every full-text search, computed once per run before rows flow. */
+  final List<SearchSpec> searches;
+  /** The rrf ordering (the first ordering), or null. */
+  final Rrf rrf;
 
   private ReadPlan(String queryName, List<Binding> bindings, List<Op> ops, List<Projection> projections, boolean aggregate,
-      List<Order> orderings, List<Binding> tieBreak, long limit) {
+      List<Order> orderings, List<Binding> tieBreak, long limit, List<SearchSpec> searches) {
     this.queryName = queryName;
     this.bindings = bindings;
     this.ops = ops;
@@ -75,6 +84,8 @@ final class ReadPlan {
     this.orderings = orderings;
     this.tieBreak = tieBreak;
     this.limit = limit;
+    this.searches = searches;
+    this.rrf = orderings.isEmpty() ? null : orderings.get(0).rrf();
   }
 
   /** @return the result columns of a checked query without planning it (for prepared queries) */
@@ -123,7 +134,13 @@ final class ReadPlan {
     planner.bindings.forEach(Binding::finish);
     long limit = body.limit().map(l -> l.value().min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue())
         .orElse(-1L);
-    return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit);
+    for (int i = 1; i < orderings.size(); i++) {
+      if (orderings.get(i).rrf() != null) {
+        throw unsupported("rrf(...) must be the first ordering");
+      }
+    }
+    return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit,
+        List.copyOf(planner.searches));
   }
 
   private static Projection projection(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Projection p,
@@ -186,8 +203,16 @@ final class ReadPlan {
     if (e instanceof QueryAst.Call c && c.function() == QueryAst.Function.NEAREST && !aggregate) {
       return nearest(planner, scope, c);
     }
+    if (e instanceof QueryAst.Call c && c.function() == QueryAst.Function.BM25 && !aggregate) {
+      // best first: descending relevance; rows that do not match are not candidates
+      Val v = planner.exprIn(e, scope);
+      return new Order(v, -1, ScalarKind.F64, true, v.text(), true);
+    }
+    if (e instanceof QueryAst.Call c && c.function() == QueryAst.Function.RRF && !aggregate) {
+      return rrf(planner, scope, c);
+    }
     if (e instanceof QueryAst.Call c && !c.function().isAggregate()) {
-      throw unsupported("ordering by " + c.function().spelling() + "(...) is not supported yet");
+      throw unsupported("ordering by " + c.function().spelling() + "(...) is not supported here");
     }
     if (aggregate) {
       for (int i = 0; i < projections.size(); i++) {
@@ -244,6 +269,58 @@ final class ReadPlan {
     return new Order(dist, -1, ScalarKind.F64, false, dist.text(), true);
   }
 
+  /**
+   * Reciprocal rank fusion of two arms ({@code nearest} or {@code bm25}) over one node variable
+   * (docs/queries.md, "Search"): each arm ranks that variable's top-{@code limit} rows (after its
+   * match filters); an entity scores {@code Σ 1/(k + rank + 1)} over the arms where it appears
+   * among the query's rows.
+   */
+  private static Order rrf(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Call c) {
+    Order[] arms = new Order[2];
+    for (int i = 0; i < 2; i++) {
+      QueryAst.Call arm = (QueryAst.Call) c.args().get(i);
+      arms[i] = arm.function() == QueryAst.Function.NEAREST ? nearest(planner, scope, arm)
+          : new Order(planner.exprIn(arm, scope), -1, ScalarKind.F64, true, "", true);
+    }
+    if (arms[0].val().vars().size() != 1 || !arms[0].val().vars().equals(arms[1].val().vars())) {
+      throw unsupported("rrf(...) needs both arms on the same node variable");
+    }
+    Binding b = arms[0].val().vars().iterator().next();
+    long k = 60;
+    if (c.args().size() == 3) {
+      k = ((QueryAst.IntLit) ((QueryAst.LiteralExpr) c.args().get(2)).literal()).value()
+          .min(java.math.BigInteger.valueOf(1L << 40)).longValue();
+    }
+    Rrf spec = new Rrf(b, arms[0], arms[1], k);
+    // only the arms' candidates can score: the variable's rows are restricted to them once known
+    b.residual.add(spec::admits);
+    b.residualText.add("rrf candidates");
+    String text = "rrf(" + arms[0].val().text() + ", " + arms[1].val().text() + ", k=" + k + ")";
+    return new Order(null, -1, ScalarKind.F64, true, text, false, spec);
+  }
+
+  /**
+   * An rrf ordering's state: the arms, and per run each arm's ranked candidate ids.
+   */
+  static final class Rrf {
+    final Binding binding;
+    final Order[] arms;
+    final long k;
+    /** Per arm, the top-limit candidate ids in rank order (set by the executor before rows flow). */
+    List<List<String>> ranked;
+    java.util.Set<String> candidates;
+
+    Rrf(Binding binding, Order a, Order b, long k) {
+      this.binding = binding;
+      this.arms = new Order[] {a, b};
+      this.k = k;
+    }
+
+    boolean admits(Entity e) {
+      return candidates == null || candidates.contains(e.id());
+    }
+  }
+
   private static boolean sameExpr(Expr a, Expr b) {
     return render(a).equals(render(b));
   }
@@ -266,9 +343,20 @@ final class ReadPlan {
   }
 
   /** @return the plan as indented text, one operator per line */
-  String explain() {
+  String explain(java.util.function.Function<SearchSpec, String> searchStrategy) {
     StringBuilder b = new StringBuilder();
     b.append("query ").append(queryName).append('\n');
+    for (SearchSpec s : searches) {
+      b.append("  Search ").append(s.text).append(" on ").append(s.binding.tableKey()).append(" [")
+          .append(searchStrategy.apply(s)).append("; once per query, prefilter: ")
+          .append(s.binding.pushed.isEmpty() ? "none"
+              : io.omnigraph.engine.table.LanceFilter.of(s.binding.pushedFilter()).sql())
+          .append("]\n");
+    }
+    if (rrf != null) {
+      b.append("  RankArms $").append(rrf.binding.written).append(" top-").append(limit).append(" per arm: ")
+          .append(rrf.arms[0].val().text()).append(", ").append(rrf.arms[1].val().text()).append('\n');
+    }
     explainOps(ops, b, "  ");
     if (aggregate) {
       List<String> keys = projections.stream().filter(p -> p.agg() == null).map(p -> p.column().name()).toList();

@@ -606,7 +606,67 @@ final class ReadPlanner {
   }
 
   private Val call(QueryAst.Call c, Scope scope) {
-    throw new InvalidInputException(c.function().spelling() + "(...) is not supported in this position yet",
-        new ErrorDetail.Validation(null, null, null, "unsupported_query"));
+    switch (c.function()) {
+      case SEARCH, MATCH_TEXT, FUZZY -> {
+        SearchSpec s = search(c, scope);
+        int slot = s.binding.slot;
+        return new Val(BOOL, false, x -> x[slot] == null ? null : s.matches(x[slot].id()), Set.of(s.binding), s.text, false);
+      }
+      case BM25 -> {
+        SearchSpec s = search(c, scope);
+        int slot = s.binding.slot;
+        return new Val(new PropertyType.Scalar(ScalarKind.F64), true, x -> x[slot] == null ? null : s.score(x[slot].id()),
+            Set.of(s.binding), s.text, false);
+      }
+      default -> throw new InvalidInputException(c.function().spelling() + "(...) is not supported in this position",
+          new ErrorDetail.Validation(null, null, null, "unsupported_query"));
+    }
+  }
+
+  /** Every full-text search of the query, computed once per run (docs/queries.md, "Search"). */
+  final List<SearchSpec> searches = new ArrayList<>();
+
+  /**
+   * {@code search}/{@code match_text}/{@code fuzzy}/{@code bm25}{@code ($x.p, q [, edits])}: the
+   * property of one node variable, a constant query (literal or parameter).
+   */
+  private SearchSpec search(QueryAst.Call c, Scope scope) {
+    if (!(c.args().get(0) instanceof QueryAst.PropAccess pa)) {
+      throw new InvalidInputException(c.function().spelling() + "(...) needs a property of a node variable",
+          new ErrorDetail.Validation(null, null, null, "unsupported_query"));
+    }
+    Binding b = scope.get(pa.variable());
+    if (b == null || b.edge) {
+      throw new InvalidInputException(c.function().spelling() + "(...) needs a property of a node variable",
+          new ErrorDetail.Validation(null, null, null, "T23"));
+    }
+    Val q = expr(c.args().get(1), scope);
+    if (!q.vars().isEmpty()) {
+      throw new InvalidInputException(c.function().spelling() + "(...)'s query must be a String literal or parameter, not "
+          + q.text(), new ErrorDetail.Validation(null, null, null, "unsupported_query"));
+    }
+    String query = (String) q.fn().apply(new Entity[0]);
+    int edits = 0;
+    if (c.function() == QueryAst.Function.FUZZY) {
+      edits = 2;
+      if (c.args().size() == 3) {
+        BigInteger e = ((QueryAst.IntLit) ((QueryAst.LiteralExpr) c.args().get(2)).literal()).value();
+        if (e.compareTo(BigInteger.TWO) > 0) {
+          throw new InvalidInputException("fuzzy(...) allows at most 2 edits per token, got " + e,
+              new ErrorDetail.Validation((long) c.pos().line(), (long) c.pos().column(), null, "T19"));
+        }
+        edits = e.intValue();
+      }
+    }
+    String text = c.function().spelling() + "($" + b.written + "." + pa.property() + ", " + q.text()
+        + (c.function() == QueryAst.Function.FUZZY ? ", " + edits : "") + ")";
+    for (SearchSpec s : searches) {
+      if (s.sameAs(b, pa.property(), query, edits)) {
+        return s;
+      }
+    }
+    SearchSpec s = new SearchSpec(b, pa.property(), query, edits, text);
+    searches.add(s);
+    return s;
   }
 }

@@ -16,11 +16,13 @@ final class ResultSink implements ReadExecutor.Sink {
   private final PriorityQueue<Object[]> top;
   private final Map<List<Object>, Object[]> groups = new LinkedHashMap<>();
   private final int width;
+  /** rrf: the rows of each candidate entity, in arrival order. */
+  private final Map<String, List<Object[]>> byEntity = new LinkedHashMap<>();
 
   ResultSink(ReadPlan plan) {
     this.plan = plan;
     this.width = plan.projections.size();
-    this.order = plan.orderings.isEmpty() ? null : keyComparator(plan);
+    this.order = plan.orderings.isEmpty() || plan.rrf != null ? null : keyComparator(plan);
     this.top = order != null && plan.limit >= 0 && !plan.aggregate ? new PriorityQueue<>(order.reversed()) : null;
   }
 
@@ -38,6 +40,9 @@ final class ResultSink implements ReadExecutor.Sink {
       boolean candidate = true;
       for (int i = 0; i < plan.orderings.size(); i++) {
         ReadPlan.Order o = plan.orderings.get(i);
+        if (o.rrf() != null) {
+          continue;
+        }
         out[width + i] = o.column() >= 0 ? out[o.column()] : o.val().fn().apply(r.slots);
         candidate &= !(o.candidatesOnly() && out[width + i] == null);
       }
@@ -47,6 +52,10 @@ final class ResultSink implements ReadExecutor.Sink {
       for (int i = 0; i < plan.tieBreak.size(); i++) {
         Entity e = r.slots[plan.tieBreak.get(i).slot];
         out[width + plan.orderings.size() + i] = e == null ? null : e.id();
+      }
+      if (plan.rrf != null) {
+        byEntity.computeIfAbsent(r.slots[plan.rrf.binding.slot].id(), k -> new ArrayList<>()).add(out);
+        continue;
       }
       if (top != null) {
         if (plan.limit == 0) {
@@ -146,6 +155,8 @@ final class ResultSink implements ReadExecutor.Sink {
       if (plan.limit >= 0 && all.size() > plan.limit) {
         all = new ArrayList<>(all.subList(0, (int) plan.limit));
       }
+    } else if (plan.rrf != null) {
+      all = fused();
     } else if (top != null) {
       all = new ArrayList<>(top);
       all.sort(order);
@@ -163,6 +174,57 @@ final class ResultSink implements ReadExecutor.Sink {
       out.add(java.util.Arrays.copyOf(r, width));
     }
     return out;
+  }
+
+  /**
+   * Reciprocal rank fusion (docs/queries.md, "Search"): each arm's rank counts only the entities
+   * that reached the result; entities by descending fused score (ties: the first arm's order, then
+   * the second's), every row of a winning entity (by the id tie-break), at most {@code limit} rows.
+   */
+  private List<Object[]> fused() {
+    ReadPlan.Rrf f = plan.rrf;
+    List<String> order = new ArrayList<>();
+    Map<String, Double> score = new java.util.HashMap<>();
+    for (List<String> arm : f.ranked) {
+      int rank = 0;
+      for (String id : arm) {
+        if (!byEntity.containsKey(id)) {
+          continue;
+        }
+        if (!score.containsKey(id)) {
+          order.add(id);
+        }
+        score.merge(id, 1.0 / (f.k + rank + 1), Double::sum);
+        rank++;
+      }
+    }
+    List<String> sorted = new ArrayList<>(order);
+    sorted.sort((a, b) -> Double.compare(score.get(b), score.get(a))); // stable: ties keep arm order
+    Comparator<Object[]> tie = tieComparator();
+    List<Object[]> out = new ArrayList<>();
+    for (String id : sorted.subList(0, (int) Math.min(sorted.size(), plan.limit))) {
+      List<Object[]> rows = new ArrayList<>(byEntity.get(id));
+      rows.sort(tie);
+      for (Object[] r : rows) {
+        if (out.size() < plan.limit) {
+          out.add(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  private Comparator<Object[]> tieComparator() {
+    int from = width + plan.orderings.size();
+    return (a, b) -> {
+      for (int i = 0; i < plan.tieBreak.size(); i++) {
+        int c = compareNullsFirst(ScalarKind.STRING, a[from + i], b[from + i]);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    };
   }
 
   /**

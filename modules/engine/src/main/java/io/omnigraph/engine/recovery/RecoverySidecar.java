@@ -69,7 +69,7 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     LOAD("Load"),
     /** A schema apply (not written by this release; its sidecars are refused). */
     SCHEMA_APPLY("SchemaApply"),
-    /** A branch merge (not written by this release; refused). */
+    /** A branch merge (payload {@code protocol_v4}: a pre-minted transaction chain per table). */
     BRANCH_MERGE("BranchMerge"),
     /** An index build (not written by this release; refused). */
     ENSURE_INDICES("EnsureIndices"),
@@ -196,13 +196,30 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
    * @param tableKey its key
    * @param planned the pre-minted transaction
    * @param confirmed the transaction observed at the confirmed version, or {@code null}
+   * @param chain a BranchMerge's pre-minted chain (read versions expected, expected + 1, …), the first
+   *     being {@code planned}; {@code null} for single-transaction writers
    */
   public record TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
-      TransactionIdentity confirmed) {
+      TransactionIdentity confirmed, List<TransactionIdentity> chain) {
     public TableEffect {
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(tableKey, "tableKey");
       Objects.requireNonNull(planned, "planned");
+      chain = chain == null ? null : List.copyOf(chain);
+      if (chain != null && (chain.isEmpty() || !chain.get(0).equals(planned))) {
+        throw new IllegalArgumentException("a transaction chain starts with the planned transaction");
+      }
+    }
+
+    /** One planned transaction (Mutation, Load, EnsureIndices). */
+    public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
+        TransactionIdentity confirmed) {
+      this(identity, tableKey, planned, confirmed, null);
+    }
+
+    /** @return the planned transactions in commit order: the chain of a BranchMerge, else just {@link #planned()} */
+    public List<TransactionIdentity> transactions() {
+      return chain == null ? List.of(planned) : chain;
     }
   }
 

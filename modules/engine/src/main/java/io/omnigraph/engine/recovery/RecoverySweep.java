@@ -113,13 +113,13 @@ public final class RecoverySweep {
    */
   public record SchemaAuthority(String domain, String irHash, long identityVersion) {}
 
-  private final GraphRoot root;
-  private final TableStore tables;
+  final GraphRoot root;
+  final TableStore tables;
   private final ManifestStore manifest;
-  private final ManifestPublisher publisher;
-  private final SidecarStore sidecars;
-  private final RecoveryAudit audit;
-  private final SchemaAuthority schema;
+  final ManifestPublisher publisher;
+  final SidecarStore sidecars;
+  final RecoveryAudit audit;
+  final SchemaAuthority schema;
 
   /**
    * The sweep of a graph root: its sidecar store, its audit log and the identity of the schema the
@@ -251,6 +251,9 @@ public final class RecoverySweep {
   private Outcome process(RecoverySidecar s, Mode mode) {
     if (s.writerKind() == RecoverySidecar.WriterKind.OPTIMIZE) {
       return processMaintenance(s, mode);
+    }
+    if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
+      return new MergeRecovery(this).process(s, mode);
     }
     ProtocolV3 p = s.protocol();
     ManifestState state;
@@ -442,12 +445,12 @@ public final class RecoverySweep {
         "published the compacted versions as commit " + l.graphCommitId(), outs);
   }
 
-  private static Action refuse(Mode mode) {
+  static Action refuse(Mode mode) {
     return mode == Mode.FULL ? Action.REFUSED : Action.PENDING;
   }
 
   /** Every table is at its manifest pin: the write published, was rolled back, or never committed. */
-  private Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
+  Outcome resolveWithoutEffects(RecoverySidecar s, ManifestState state,
       Map<String, TableClassification> classes, Decision decision, Mode mode) {
     ProtocolV3 p = s.protocol();
     boolean original = visible(state, p.lineage().graphCommitId());
@@ -562,14 +565,14 @@ public final class RecoverySweep {
         + " table(s) to their published versions and published commit " + p.rollbackGraphCommitId(), plan);
   }
 
-  private record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
+  record AuditPlan(RecoveryAudit.Kind kind, String commitId, List<TableOutcome> outcomes) {
     RecoveryAudit.Row row(RecoverySidecar s) {
       return new RecoveryAudit.Row(commitId, kind, s.actorId(), s.operationId(), s.writerKind().json(), outcomes,
           nowMicros());
     }
   }
 
-  private static AuditPlan forwardPlan(RecoverySidecar s) {
+  static AuditPlan forwardPlan(RecoverySidecar s) {
     List<TableOutcome> outs = new ArrayList<>();
     for (TableUpdateSlot u : s.protocol().intendedDelta()) {
       long to = u.confirmed() == null ? u.expectedVersion() : u.confirmed().tableVersion();
@@ -578,11 +581,11 @@ public final class RecoverySweep {
     return new AuditPlan(RecoveryAudit.Kind.RolledForward, s.protocol().lineage().graphCommitId(), outs);
   }
 
-  private static boolean visible(ManifestState state, String commitId) {
+  static boolean visible(ManifestState state, String commitId) {
     return state.commits().stream().map(GraphCommit::commitId).anyMatch(commitId::equals);
   }
 
-  private ManifestState readState(String branch) {
+  ManifestState readState(String branch) {
     try (TableSnapshot m = manifest.openLatest(branch)) {
       return manifest.read(m);
     }
@@ -593,7 +596,7 @@ public final class RecoverySweep {
    * so its effects are unreachable from any manifest; the sidecar is discarded with one
    * {@code OrphanDiscarded} audit row (a dry run only reports it).
    */
-  private Outcome orphaned(RecoverySidecar s, Mode mode) {
+  Outcome orphaned(RecoverySidecar s, Mode mode) {
     String detail = "the write's branch " + s.branch() + " was deleted; its effects are unreachable";
     if (mode == Mode.DRY_RUN) {
       return outcome(s, new LinkedHashMap<>(), null, Action.PENDING, detail, List.of());
@@ -610,7 +613,7 @@ public final class RecoverySweep {
     return outcome(s, new LinkedHashMap<>(), null, Action.DISCARDED, detail + "; discarded (audited)", outs);
   }
 
-  private static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
+  static Outcome outcome(RecoverySidecar s, Map<String, TableClassification> classes, Decision decision,
       Action action, String detail, List<TableOutcome> outcomes) {
     return new Outcome(s.operationId(), s.writerKind().json(), s.actorId(), classes, decision, action, detail,
         outcomes);

@@ -118,7 +118,12 @@ public final class SidecarCodec {
       ObjectNode n = effects.addObject();
       identity(n, e.identity());
       n.put("table_key", e.tableKey());
-      transaction(n.putObject("planned_transaction"), e.planned());
+      if (e.chain() != null) {
+        ArrayNode chain = n.putArray("planned_transactions");
+        e.chain().forEach(t -> transaction(chain.addObject(), t));
+      } else {
+        transaction(n.putObject("planned_transaction"), e.planned());
+      }
       if (e.confirmed() != null) {
         transaction(n.putObject("confirmed_transaction"), e.confirmed());
       }
@@ -158,6 +163,7 @@ public final class SidecarCodec {
   static String payloadField(WriterKind kind) {
     return switch (kind) {
       case ENSURE_INDICES -> "protocol_v8";
+      case BRANCH_MERGE -> "protocol_v4";
       case OPTIMIZE -> "maintenance";
       default -> "protocol_v3";
     };
@@ -243,7 +249,7 @@ public final class SidecarCodec {
     WriterKind kind = WriterKind.fromJson(kindText)
         .orElseThrow(() -> new IllegalArgumentException("unknown writer_kind '" + kindText + "'"));
     if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES
-        && kind != WriterKind.OPTIMIZE) {
+        && kind != WriterKind.OPTIMIZE && kind != WriterKind.BRANCH_MERGE) {
       throw new IllegalArgumentException("writer_kind " + kindText
           + " is not a writer this release has, so it cannot recover it");
     }
@@ -299,6 +305,20 @@ public final class SidecarCodec {
     };
     List<TableEffect> effects = new ArrayList<>();
     for (Obj e : p.array("effects")) {
+      TransactionIdentity confirmedTx = null;
+      if (kind == WriterKind.BRANCH_MERGE) {
+        e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction");
+        List<TransactionIdentity> chain = new ArrayList<>();
+        for (Obj t : e.array("planned_transactions")) {
+          chain.add(transaction(t));
+        }
+        if (chain.isEmpty()) {
+          throw new IllegalArgumentException("a BranchMerge effect plans at least one transaction");
+        }
+        confirmedTx = e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null;
+        effects.add(new TableEffect(identity(e), e.string("table_key"), chain.get(0), confirmedTx, chain));
+        continue;
+      }
       e.allow("identity", "table_key", "planned_transaction", "confirmed_transaction");
       effects.add(new TableEffect(identity(e), e.string("table_key"), transaction(e.object("planned_transaction")),
           e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null));
@@ -360,8 +380,24 @@ public final class SidecarCodec {
       String canonical = canonicalUri.apply(pin);
       fail(!pin.tablePath().equals(canonical), "pins " + pin.tableKey() + " at " + pin.tablePath()
           + ", a foreign or non-canonical URI (expected " + canonical + ")");
-      fail(pin.postCommitPin() != pin.expectedVersion() + 1, "pins " + pin.tableKey()
-          + " with post_commit_pin " + pin.postCommitPin() + " for expected_version " + pin.expectedVersion());
+      if (s.writerKind() == WriterKind.BRANCH_MERGE) {
+        TableEffect chained = p.effect(pin.identity()).orElseThrow(
+            () -> new SidecarFormatException("has no effect for pinned table " + pin.tableKey()));
+        fail(chained.chain() == null, "is a BranchMerge sidecar without a transaction chain for " + pin.tableKey());
+        List<TransactionIdentity> chain = chained.chain();
+        for (int i = 0; i < chain.size(); i++) {
+          fail(chain.get(i).readVersion() != pin.expectedVersion() + i, "chains " + pin.tableKey()
+              + " non-contiguously: transaction " + i + " reads version " + chain.get(i).readVersion());
+        }
+        fail(pin.postCommitPin() != pin.expectedVersion() + chain.size(), "pins " + pin.tableKey()
+            + " with post_commit_pin " + pin.postCommitPin() + " for a chain of " + chain.size() + " from "
+            + pin.expectedVersion());
+        fail(chained.confirmed() != null && !chained.confirmed().equals(chain.get(chain.size() - 1)),
+            "confirms " + pin.tableKey() + " with a transaction that does not end its chain");
+      } else {
+        fail(pin.postCommitPin() != pin.expectedVersion() + 1, "pins " + pin.tableKey()
+            + " with post_commit_pin " + pin.postCommitPin() + " for expected_version " + pin.expectedVersion());
+      }
       if (s.writerKind() == WriterKind.OPTIMIZE) {
         fail(pin.confirmedVersion() != null, "is an Optimize sidecar but confirms " + pin.tableKey());
         continue;
@@ -389,6 +425,19 @@ public final class SidecarCodec {
       // so there is no caller-minted transaction to name and no confirmation boundary.
       fail(!p.effects().isEmpty() || !p.intendedDelta().isEmpty(), "is an Optimize sidecar with exact effects");
       fail(p.effectPhase() != EffectPhase.ARMED, "is an Optimize sidecar that is not Armed");
+      return;
+    }
+    if (s.writerKind() == WriterKind.BRANCH_MERGE) {
+      // Pointer-only tables of a merge have a delta slot (already confirmed: the source's version)
+      // but no pin and no effect, so a roll-forward publishes the complete logical merge.
+      fail(p.lineage().mergedParentCommitId() == null, "is a BranchMerge sidecar without merged_parent_commit_id");
+      fail(p.effects().size() != s.tables().size(), "has effects for tables it does not pin");
+      Set<TableIdentity> slotted = new HashSet<>();
+      for (TableUpdateSlot u : p.intendedDelta()) {
+        fail(!slotted.add(u.identity()), "has two delta slots for " + u.tableKey());
+        fail(s.pin(u.identity()).isEmpty() && u.confirmed() == null, "has an unpinned delta slot for "
+            + u.tableKey() + " without its pointer");
+      }
       return;
     }
     fail(p.effects().size() != s.tables().size() || p.intendedDelta().size() != s.tables().size(),

@@ -135,6 +135,56 @@ public final class WriteIntent {
     return new WriteIntent(store, s, token);
   }
 
+  /**
+   * One table a branch merge commits: its pre-minted chain of transaction UUIDs, committed at read
+   * versions {@code expectedVersion}, {@code expectedVersion + 1}, … in order.
+   */
+  public record PlannedChain(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
+      List<String> uuids, String tableBranch) {
+    public PlannedChain {
+      uuids = List.copyOf(uuids);
+      if (uuids.isEmpty()) {
+        throw new IllegalArgumentException("a planned chain has at least one transaction");
+      }
+    }
+  }
+
+  /**
+   * Phase A of a branch merge: the v9 {@code BranchMerge} sidecar (payload {@code protocol_v4}) with
+   * every table's pre-minted chain, and a confirmed delta slot for every pointer-only table (its new
+   * version needs no commit), so roll-forward publishes the complete logical merge.
+   *
+   * @param mergedParent the captured source head, the merge commit's second parent
+   * @param pointers the pointer-only table updates (already final)
+   */
+  public static WriteIntent armMerge(SidecarStore store, String branch, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      String mergedParent, List<PlannedChain> chains, List<TableUpdateSlot> pointers) {
+    Objects.requireNonNull(mergedParent, "mergedParent");
+    List<TablePin> pins = new ArrayList<>();
+    List<TableEffect> effects = new ArrayList<>();
+    List<TableUpdateSlot> slots = new ArrayList<>();
+    for (PlannedChain t : chains) {
+      pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(),
+          t.expectedVersion() + t.uuids().size(), null, t.tableBranch()));
+      List<TransactionIdentity> chain = new ArrayList<>();
+      for (int i = 0; i < t.uuids().size(); i++) {
+        chain.add(new TransactionIdentity(t.expectedVersion() + i, t.uuids().get(i)));
+      }
+      effects.add(new TableEffect(t.identity(), t.tableKey(), chain.get(0), null, chain));
+      slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), t.tableBranch(), null));
+    }
+    slots.addAll(pointers);
+    ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
+        schema.domain(), schema.irHash(), schema.identityVersion()),
+        new Lineage(commitId, GraphBranch.toColumn(branch), actorId, mergedParent, createdAtMicros, message),
+        Ulid.generate(), null, EffectPhase.ARMED, effects, slots);
+    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+        actorId, WriterKind.BRANCH_MERGE, pins, p);
+    String token = store.arm(s);
+    return new WriteIntent(store, s, token);
+  }
+
   /** @return the operation id (the sidecar's file stem) */
   public String operationId() {
     return sidecar.operationId();
@@ -171,10 +221,15 @@ public final class WriteIntent {
     }
     List<TableEffect> effects = new ArrayList<>();
     for (TableEffect e : p.effects()) {
-      effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), e.planned()));
+      List<TransactionIdentity> txs = e.transactions();
+      effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), txs.get(txs.size() - 1), e.chain()));
     }
     List<TableUpdateSlot> slots = new ArrayList<>();
     for (TableUpdateSlot u : p.intendedDelta()) {
+      if (u.confirmed() != null) {
+        slots.add(u); // a merge's pointer-only slot: final since arming
+        continue;
+      }
       ConfirmedTable c = byId.get(u.identity());
       slots.add(new TableUpdateSlot(u.identity(), u.tableKey(), u.expectedVersion(), u.tableBranch(),
           new ConfirmedUpdate(c.version(), u.tableBranch(), c.rowCount(), c.versionMetadataJson())));

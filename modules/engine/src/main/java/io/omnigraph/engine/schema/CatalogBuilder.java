@@ -63,6 +63,10 @@ final class CatalogBuilder {
   private CatalogBuilder() {}
 
   static Catalog build(SchemaAst.File file) throws SchemaException {
+    if (file.declarations().isEmpty()) {
+      // An empty file (or only comments) is almost always the wrong file or a failed redirect.
+      throw SchemaException.semantic(new SourcePos(1, 1), "the schema declares no types; declare at least one node type");
+    }
     Map<String, Decl> byName = new LinkedHashMap<>();
     Map<String, EdgeDecl> edgeByFolded = new HashMap<>();
     for (Decl d : file.declarations()) {
@@ -299,11 +303,60 @@ final class CatalogBuilder {
       }
     }
     checkTypeAnnotations(t, Owner.EDGE, decl.annotations());
+    BodyConstraint firstKey = null;
     for (BodyConstraint bc : decl.constraints()) {
-      constraints.add(bodyConstraint(t, Owner.EDGE, bc, props));
+      if (bc.name().equals("key")) {
+        if (firstKey != null) {
+          throw SchemaException.semantic(bc.pos(), "edge type " + t + " has multiple @key constraints; only one is supported");
+        }
+        firstKey = bc;
+        constraints.add(edgeKey(t, bc, props));
+      } else {
+        constraints.add(bodyConstraint(t, Owner.EDGE, bc, props));
+      }
     }
     return new EdgeType(
         t, decl.from().name(), decl.to().name(), card, decl.annotations(), props, new ArrayList<>(constraints), decl.pos());
+  }
+
+  /**
+   * An edge key (docs/edge-keys.md): {@code @key(src, dst[, p...])}; the members start with the two
+   * endpoints in that order, further members are distinct non-nullable scalar properties.
+   */
+  private static Constraint.Key edgeKey(String t, BodyConstraint bc, List<Property> props) throws SchemaException {
+    List<String> fields = new ArrayList<>();
+    for (ConstraintArg arg : bc.args()) {
+      String f = identArg("key", arg);
+      if (fields.contains(f)) {
+        throw SchemaException.semantic(arg.pos(), "@key on " + t + " lists '" + f + "' twice");
+      }
+      int i = fields.size();
+      if (i < 2) {
+        String want = i == 0 ? "src" : "dst";
+        if (!f.equals(want)) {
+          throw SchemaException.semantic(arg.pos(),
+              "@key on edge " + t + " must start with the endpoints: @key(src, dst" + (bc.args().size() > 2 ? ", ..." : "")
+                  + "), found '" + f + "' as member " + (i + 1));
+        }
+      } else {
+        if (f.equals("src") || f.equals("dst")) {
+          throw SchemaException.semantic(arg.pos(), "@key on edge " + t + " lists '" + f + "' twice");
+        }
+        Property p = findProperty(t, "key", f, arg.pos(), props);
+        if (p.nullable()) {
+          throw SchemaException.semantic(arg.pos(), "@key property " + t + "." + f + " cannot be nullable");
+        }
+        String shape = shapeWord(p.type());
+        if (shape != null) {
+          throw SchemaException.semantic(arg.pos(), "@key is not supported on " + shape + " property " + t + "." + f);
+        }
+      }
+      fields.add(f);
+    }
+    if (fields.size() < 2) {
+      throw SchemaException.semantic(bc.pos(), "@key on edge " + t + " must name both endpoints: @key(src, dst)");
+    }
+    return new Constraint.Key(fields);
   }
 
   private static void checkEndpoint(
@@ -368,7 +421,9 @@ final class CatalogBuilder {
             throw SchemaException.semantic(a.pos(), "@" + n + " on " + target + " does not accept a value");
           }
           if (kind == Owner.EDGE && n.equals("key")) {
-            throw SchemaException.semantic(a.pos(), "@key is not supported on edges (" + target + ")");
+            throw SchemaException.semantic(a.pos(),
+                "@key on an edge property is not supported (" + target + "); declare the edge's key in its body: @key(src, dst"
+                    + ", " + p.name() + ")");
           }
           checkStructuralShape(n, target, p, a);
         }
@@ -436,9 +491,6 @@ final class CatalogBuilder {
   private static Constraint bodyConstraint(String t, Owner kind, BodyConstraint bc, List<Property> props)
       throws SchemaException {
     String n = bc.name();
-    if (kind == Owner.EDGE && n.equals("key")) {
-      throw SchemaException.semantic(bc.pos(), "@key is not supported on edges (edge " + t + ")");
-    }
     if (kind == Owner.EDGE && (n.equals("range") || n.equals("check"))) {
       throw SchemaException.semantic(bc.pos(), "@" + n + " constraint is not supported on edges (edge " + t + ")");
     }

@@ -77,4 +77,20 @@ public final class CompiledSchema {
     SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.NODE, node.name()).orElseThrow();
     return key.get().fields().stream().sorted(Comparator.comparingLong(id::propertyId)).toList();
   }
+
+  /**
+   * The property members of a keyed edge type (after {@code src, dst}) ordered by stable property
+   * id — the order used to derive edge ids (docs/edge-keys.md).
+   *
+   * @param edge an edge type of this schema
+   * @return property member names, empty if the type is unkeyed or keyed by its endpoints only
+   */
+  public List<String> edgeKeyProperties(EdgeType edge) {
+    Optional<Constraint.Key> key = edge.key();
+    if (key.isEmpty()) {
+      return List.of();
+    }
+    SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.EDGE, edge.name()).orElseThrow();
+    return key.get().fields().stream().skip(2).sorted(Comparator.comparingLong(id::propertyId)).toList();
+  }
 }

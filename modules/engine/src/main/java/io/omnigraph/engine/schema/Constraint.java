@@ -21,8 +21,9 @@ public sealed interface Constraint
   String name();
 
   /**
-   * Physical identity of a node type: the id is derived from these members (nodes only, at most
-   * one). Implies an index on the member list.
+   * Physical identity of a node or edge type: the id is derived from these members (at most one
+   * per type). On an edge the members start with {@code src, dst} (docs/edge-keys.md). Implies an
+   * index on the member list for a one-member node key.
    *
    * @param fields key members in declaration order of the constraint
    */

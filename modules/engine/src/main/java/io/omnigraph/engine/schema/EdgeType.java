@@ -42,6 +42,17 @@ public record EdgeType(
   }
 
   /**
+   * @return the edge key ({@code @key(src, dst[, p...])}; members start with {@code src, dst}),
+   *     if the type is keyed (docs/edge-keys.md)
+   */
+  public Optional<Constraint.Key> key() {
+    return constraints.stream()
+        .filter(Constraint.Key.class::isInstance)
+        .map(Constraint.Key.class::cast)
+        .findFirst();
+  }
+
+  /**
    * @param propertyName a property name
    * @return the property of that exact name
    */

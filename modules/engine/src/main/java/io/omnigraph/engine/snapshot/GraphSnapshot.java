@@ -18,6 +18,7 @@ import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.value.UniqueTuples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -54,6 +55,8 @@ public final class GraphSnapshot implements AutoCloseable {
   private final CompiledSchema schema;
   private final GraphRoot root;
   private final TableReader tables;
+  /** Index names per table, read once per snapshot. */
+  private final Map<String, Set<String>> indexes = new HashMap<>();
   private final Map<String, TableSnapshot> open = new TreeMap<>();
 
   GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables) {
@@ -140,6 +143,19 @@ public final class GraphSnapshot implements AutoCloseable {
       return Set.of();
     }
     return new LinkedHashSet<>(tables.existingIds(table("node:" + nodeType), ids));
+  }
+
+  /**
+   * @param tableKey {@code node:<T>} or {@code edge:<T>}
+   * @param ids candidate ids
+   * @return the subset of {@code ids} that exist in the table, in the order of {@code ids}
+   */
+  public List<String> existingIds(String tableKey, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Set<String> found = new java.util.HashSet<>(tables.existingIds(table(tableKey), ids));
+    return ids.stream().filter(found::contains).toList();
   }
 
   /**
@@ -288,6 +304,22 @@ public final class GraphSnapshot implements AutoCloseable {
 
   private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     tables.scan(table(tableKey), columns, filter, batches);
+  }
+
+  /**
+   * A full-text scan of one table of the cut through Lance's inverted-index search (see {@link
+   * io.omnigraph.engine.table.TableReader#fullTextScan}); only for a column that has an inverted
+   * index ({@link #hasIndex}).
+   */
+  public void fullTextScan(String tableKey, List<String> columns, RowFilter filter, String column, String query,
+      int fuzziness, int maxExpansions, Consumer<VectorSchemaRoot> batches) {
+    tables.fullTextScan(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), column, query, fuzziness,
+        maxExpansions, batches);
+  }
+
+  /** @return whether the table's pinned version has an index of that name */
+  public boolean hasIndex(String tableKey, String indexName) {
+    return indexes.computeIfAbsent(tableKey, k -> Set.copyOf(tables.indexNames(table(k)))).contains(indexName);
   }
 
   /**

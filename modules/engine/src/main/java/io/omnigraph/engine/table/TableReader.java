@@ -124,6 +124,27 @@ public final class TableReader {
   }
 
   /**
+   * A full-text scan of the pinned version (docs/queries.md, "Search"): the rows whose {@code
+   * column} matches {@code query} (any query token, or any token within {@code fuzziness} edits),
+   * with Lance's BM25 relevance in a Float32 {@code _score} column, among the rows passing {@code
+   * filter} (a prefilter: applied before the search). Each batch is only valid during the callback.
+   *
+   * @param columns the columns to read besides {@code _score}
+   * @param fuzziness the maximum edits per token (0: exact tokens)
+   * @param maxExpansions at most this many index terms per fuzzy query token
+   */
+  public void fullTextScan(TableSnapshot s, List<String> columns, LanceFilter filter, String column, String query,
+      int fuzziness, int maxExpansions, Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().columns(columns)
+        .fullTextQuery(org.lance.ipc.FullTextQuery.match(query, column, 1.0f, java.util.Optional.of(fuzziness), maxExpansions,
+            org.lance.ipc.FullTextQuery.Operator.OR, 0));
+    if (filter != null) {
+      b.filter(filter.sql()).prefilter(true);
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
    * Scans the pinned version in ascending {@code id} order (UTF-8 byte order), for deterministic
    * export. Each batch is only valid during the callback.
    */

@@ -365,10 +365,17 @@ public final class TableWriter {
                   .setDistanceType(org.lance.index.DistanceType.L2).build()).build();
         }
         // With explicit fragment ids Lance builds the index without committing it (distributed build).
-        built.add(s.dataset().createIndex(org.lance.index.IndexOptions
+        String uuid = UUID.randomUUID().toString();
+        org.lance.index.Index index = s.dataset().createIndex(org.lance.index.IndexOptions
             .builder(List.of(spec.column()), type, params)
-            .withIndexName(spec.name()).withIndexUUID(UUID.randomUUID().toString())
-            .replace(replaced.contains(spec.name())).withFragmentIds(fragmentIds).build()));
+            .withIndexName(spec.name()).withIndexUUID(uuid)
+            .replace(replaced.contains(spec.name())).withFragmentIds(fragmentIds).build());
+        if (spec instanceof IndexSpec.Inverted) {
+          // a distributed inverted build writes partial token/posting files; merge them into the
+          // index's final files before the commit references it, or searches fail on a missing tokens file
+          s.dataset().mergeIndexMetadata(uuid, type, java.util.Optional.empty());
+        }
+        built.add(index);
       }
       return org.lance.operation.CreateIndex.builder().withNewIndices(built).withRemovedIndices(removed).build();
     });

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Canonical node ids derived from {@code @key} values (docs/ndjson-format.md, "Node ids"), shared
- * by the loader and
- * the mutation executor so both derive the same id for the same key.
+ * Canonical ids derived from {@code @key} values (docs/ndjson-format.md, "Node ids"; edges:
+ * docs/edge-keys.md), shared by the loader and the mutation executor so both derive the same id
+ * for the same key.
  *
  * <p>Members render as: integers in decimal (unsigned types as unsigned), booleans {@code
  * true}/{@code false}, {@code Date} as the epoch-day integer, {@code DateTime} as the epoch-ms
@@ -125,6 +125,23 @@ public final class NodeIds {
       jsonString(b, members.get(i));
     }
     return b.append(']').toString();
+  }
+
+  /**
+   * The id of a keyed edge (docs/edge-keys.md): always the compact JSON array of {@code src},
+   * {@code dst}, then the rendered property members in stable-property-id order.
+   *
+   * @param src the source node id
+   * @param dst the target node id
+   * @param propertyMembers canonical renderings of the further key members (may be empty)
+   * @return the id
+   */
+  public static String edgeId(String src, String dst, List<String> propertyMembers) {
+    List<String> all = new java.util.ArrayList<>(2 + propertyMembers.size());
+    all.add(src);
+    all.add(dst);
+    all.addAll(propertyMembers);
+    return fromMembers(all);
   }
 
   private static void jsonString(StringBuilder b, String s) {

@@ -147,10 +147,57 @@ class SidecarCodecTest {
   @Test
   void writersThisReleaseCannotRecoverAreRefused() throws Exception {
     ObjectNode n = tree(armed());
-    n.put("writer_kind", "BranchMerge");
-    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("BranchMerge");
+    n.put("writer_kind", "SchemaApply");
+    assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("SchemaApply");
     n.put("writer_kind", "Frobnicate");
     assertThatThrownBy(() -> parse(n)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("unknown");
+  }
+
+  /** A BranchMerge sidecar: a chain of three on node:Person and one pointer-only slot. */
+  static RecoverySidecar merge(List<RecoverySidecar.TransactionIdentity> chain, String mergedParent,
+      RecoverySidecar.ConfirmedUpdate pointer) {
+    RecoverySidecar a = armed();
+    RecoverySidecar.ProtocolV3 p = a.protocol();
+    RecoverySidecar.TablePin pin = a.tables().get(0);
+    var lineage = new RecoverySidecar.Lineage(p.lineage().graphCommitId(), null, "svc", mergedParent,
+        p.lineage().createdAtMicros(), "merge f into main");
+    return new RecoverySidecar(a.operationId(), a.startedAtMicros(), null, "svc", RecoverySidecar.WriterKind.BRANCH_MERGE,
+        List.of(new RecoverySidecar.TablePin(PERSON, "node:Person", pin.tablePath(), 12, 12 + chain.size(), null, null)),
+        new RecoverySidecar.ProtocolV3(p.authority(), lineage, p.rollbackGraphCommitId(), null,
+            RecoverySidecar.EffectPhase.ARMED,
+            List.of(new RecoverySidecar.TableEffect(PERSON, "node:Person", chain.get(0), null, chain)),
+            List.of(new RecoverySidecar.TableUpdateSlot(PERSON, "node:Person", 12, null, null),
+                new RecoverySidecar.TableUpdateSlot(new io.omnigraph.engine.manifest.TableIdentity(5, 6), "edge:Knows", 3,
+                    null, pointer))));
+  }
+
+  static final List<RecoverySidecar.TransactionIdentity> CHAIN = List.of(
+      new RecoverySidecar.TransactionIdentity(12, "u0"), new RecoverySidecar.TransactionIdentity(13, "u1"),
+      new RecoverySidecar.TransactionIdentity(14, "u2"));
+
+  @Test
+  void branchMergeSidecarsCarryAContiguousChainAndPointerSlotsAsProtocolV4() throws Exception {
+    var pointer = new RecoverySidecar.ConfirmedUpdate(7, "f", 10, "{\"manifest_path\":\"y\"}");
+    RecoverySidecar s = merge(CHAIN, "01JZ8Q3V80000000000000000S", pointer);
+    assertThat(CODEC.parse(name(), CODEC.write(s))).isEqualTo(s);
+    JsonNode n = tree(s);
+    assertThat(n.get("writer_kind").asText()).isEqualTo("BranchMerge");
+    assertThat(n.get("tables").get(0).get("post_commit_pin").asLong()).isEqualTo(15);
+    assertThat(n.get("protocol_v4").get("effects").get(0).get("planned_transactions")).hasSize(3);
+    assertThat(n.get("protocol_v4").get("lineage").get("merged_parent_commit_id").asText())
+        .isEqualTo("01JZ8Q3V80000000000000000S");
+    // refused: a gap in the chain, no merge parent, a pointer slot without its pointer, a wrong pin
+    List<RecoverySidecar.TransactionIdentity> gap = List.of(CHAIN.get(0), new RecoverySidecar.TransactionIdentity(14, "x"),
+        new RecoverySidecar.TransactionIdentity(15, "y"));
+    assertThatThrownBy(() -> CODEC.write(merge(gap, "01JZ8Q3V80000000000000000S", pointer)))
+        .isInstanceOf(SidecarFormatException.class).hasMessageContaining("non-contiguously");
+    assertThatThrownBy(() -> CODEC.write(merge(CHAIN, null, pointer))).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("merged_parent_commit_id");
+    assertThatThrownBy(() -> CODEC.write(merge(CHAIN, "01JZ8Q3V80000000000000000S", null)))
+        .isInstanceOf(SidecarFormatException.class).hasMessageContaining("without its pointer");
+    ObjectNode bad = tree(s);
+    ((ObjectNode) bad.get("tables").get(0)).put("post_commit_pin", 13);
+    assertThatThrownBy(() -> parse(bad)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("chain of 3");
   }
 
   @Test

@@ -18,6 +18,7 @@ class SchemaSemanticsTest {
       textBlock =
           """
           node A { p: String }\\nnode A { q: String }                | 2 | 6  | duplicate node type 'A' (first declared at 1:6)
+          // nothing but a comment                                   | 1 | 1  | the schema declares no types; declare at least one node type
           edge E: A -> A\\nedge E: A -> A\\nnode A { p: String }       | 2 | 6  | duplicate edge type 'E'
           node A { p: String }\\nedge A: A -> A                      | 2 | 6  | type name 'A' is already declared as a node at 1:6
           interface I { p: String }\\nnode I { p: String }           | 2 | 6  | already declared as an interface
@@ -66,8 +67,15 @@ class SchemaSemanticsTest {
           node A { p: I32 @check(p, "x") }                           | 1 | 24 | @check on A.p requires String type, got I32
           node A { p: String @check(p, "[") }                        | 1 | 30 | @check on A.p has an invalid regular expression
           node A { p: String @check(p, 3) }                          | 1 | 20 | @check takes a property and a regex string
-          node A { p: String }\\nedge E: A -> A { q: String @key }  | 2 | 28 | @key is not supported on edges (E.q)
-          node A { p: String }\\nedge E: A -> A { q: String @key(q) } | 2 | 28 | @key is not supported on edges (edge E)
+          node A { p: String }\\nedge E: A -> A { q: String @key }  | 2 | 28 | @key on an edge property is not supported (E.q); declare the edge's key in its body: @key(src, dst, q)
+          node A { p: String }\\nedge E: A -> A { q: String @key(q) } | 2 | 33 | @key on edge E must start with the endpoints: @key(src, dst), found 'q' as member 1
+          node A { p: String }\\nedge E: A -> A { q: String @key(dst, src) } | 2 | 33 | @key on edge E must start with the endpoints: @key(src, dst), found 'dst' as member 1
+          node A { p: String }\\nedge E: A -> A { q: String @key(src) } | 2 | 28 | @key on edge E must name both endpoints: @key(src, dst)
+          node A { p: String }\\nedge E: A -> A { q: String? @key(src, dst, q) } | 2 | 44 | @key property E.q cannot be nullable
+          node A { p: String }\\nedge E: A -> A { q: [String] @key(src, dst, q) } | 2 | 45 | @key is not supported on list property E.q
+          node A { p: String }\\nedge E: A -> A { q: String @key(src, dst, r) } | 2 | 43 | @key on E references unknown property 'r'
+          node A { p: String }\\nedge E: A -> A { q: String @key(src, dst, q, src) } | 2 | 46 | @key on E lists 'src' twice
+          node A { p: String }\\nedge E: A -> A { q: String @key(src, dst) @key(src, dst, q) } | 2 | 43 | edge type E has multiple @key constraints
           node A { p: String }\\nedge E: A -> A { q: I32 @range(q, 1..2) } | 2 | 25 | @range constraint is not supported on edges
           node A { p: String }\\nedge E: A -> A { q: String @check(q, "x") } | 2 | 28 | @check constraint is not supported on edges
           node A { p: String }\\nedge E: A -> A { q: String @embed("q") } | 2 | 28 | @embed is not supported on edge properties
@@ -92,6 +100,14 @@ class SchemaSemanticsTest {
           """)
   void isReportedWithLineAndColumn(String src, int line, int column, String fragment) {
     assertError(src.strip().replace("\\n", "\n"), line, column, fragment);
+  }
+
+  @Test
+  void anEmptySchemaIsRefused() {
+    for (String empty : new String[] {"", "  \n\t\n", "// a comment\n"}) {
+      assertThatThrownBy(() -> SchemaCompiler.compile(empty))
+          .isInstanceOfSatisfying(SchemaException.class, e -> assertThat(e.getMessage()).contains("declares no types"));
+    }
   }
 
   @Test
@@ -133,6 +149,20 @@ class SchemaSemanticsTest {
             new Constraint.Index(java.util.List.of("w")),
             new Constraint.Unique(java.util.List.of("src", "dst")),
             new Constraint.Index(java.util.List.of("dst")));
+  }
+
+  @Test
+  void anEdgeKeyNamesTheEndpointsThenItsProperties() throws Exception {
+    Catalog c = SchemaCompiler.compile("""
+        node A { k: String @key }
+        edge Wrote: A -> A { role: String @key(src, dst) }
+        edge Played: A -> A { role: String n: I32 @key(src, dst, role, n) @unique(src, dst, role) }
+        edge Plain: A -> A { }
+        """);
+    assertThat(c.edge("Wrote").orElseThrow().key()).contains(new Constraint.Key(java.util.List.of("src", "dst")));
+    assertThat(c.edge("Played").orElseThrow().key())
+        .contains(new Constraint.Key(java.util.List.of("src", "dst", "role", "n")));
+    assertThat(c.edge("Plain").orElseThrow().key()).isEmpty();
   }
 
   @Test

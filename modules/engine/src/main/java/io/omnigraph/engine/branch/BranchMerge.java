@@ -1,0 +1,692 @@
+package io.omnigraph.engine.branch;
+
+import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InternalErrorException;
+import io.omnigraph.api.InvalidInputException;
+import io.omnigraph.api.MergeOptions;
+import io.omnigraph.api.MergeOutcome;
+import io.omnigraph.api.MergeResult;
+import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.RecoveryRequiredException;
+import io.omnigraph.engine.export.NdjsonExporter;
+import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.engine.manifest.GraphBranch;
+import io.omnigraph.engine.manifest.GraphCommit;
+import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
+import io.omnigraph.engine.manifest.TableEntry;
+import io.omnigraph.engine.recovery.RecoverySidecar;
+import io.omnigraph.engine.recovery.RecoverySweep;
+import io.omnigraph.engine.recovery.SidecarStore;
+import io.omnigraph.engine.recovery.WriteIntent;
+import io.omnigraph.engine.schema.CompiledSchema;
+import io.omnigraph.engine.schema.Constraint;
+import io.omnigraph.engine.schema.EdgeType;
+import io.omnigraph.engine.schema.NodeType;
+import io.omnigraph.engine.schema.SchemaIr;
+import io.omnigraph.engine.schema.TableSpec;
+import io.omnigraph.engine.schema.Ulid;
+import io.omnigraph.engine.snapshot.GraphRef;
+import io.omnigraph.engine.snapshot.GraphSnapshot;
+import io.omnigraph.engine.snapshot.SnapshotResolver;
+import io.omnigraph.engine.table.ArrowBatches;
+import io.omnigraph.engine.table.KeyedWriteMode;
+import io.omnigraph.engine.table.LanceFilter;
+import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableSnapshot;
+import io.omnigraph.engine.table.TableStore;
+import io.omnigraph.engine.validate.MergedGraphRules;
+import io.omnigraph.engine.write.EffectWindow;
+import io.omnigraph.engine.write.GraphWrite;
+import io.omnigraph.engine.write.KeyedWrites;
+import io.omnigraph.engine.write.WriteErrors;
+import io.omnigraph.engine.write.WriteToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * {@code Graph.merge} (docs/branches.md, "Merge"): captures the source and target heads, finds the
+ * merge base ({@link MergeBase}), decides every row with {@link ThreeWay}, validates the merged
+ * graph, and writes the result as ONE pre-minted chain of bounded Lance transactions per table under
+ * ONE v9 {@code BranchMerge} recovery sidecar and ONE publish: a merge commit whose second parent is
+ * the captured source head.
+ *
+ * <p>Routes per table: unchanged on the source → nothing; the target unchanged since the base and
+ * the source's version on the same native ref → {@code pointer} (the target publishes the source's
+ * version, no data is written); otherwise {@code ordered}: new rows as strict-insert chunks, changed
+ * rows as upsert chunks, deleted ids as delete chunks, each at most {@link KeyedWrites#MAX_ROWS} rows
+ * and {@link KeyedWrites#MAX_BYTES} bytes of buffered Arrow data, at most
+ * {@link #MAX_TRANSACTIONS_PER_TABLE} per table. Every limit is checked before the sidecar is armed
+ * ({@link io.omnigraph.api.ResourceLimitException}); after arming any failure is
+ * {@link RecoveryRequiredException} and recovery rolls the chain forward or compensates it.
+ */
+public final class BranchMerge {
+  /** The most Lance transactions one table's merge chain may have (delete chunks included). */
+  public static final int MAX_TRANSACTIONS_PER_TABLE = 1024;
+  /** Row values longer than this are not shown in a conflict. */
+  static final int SMALL_VALUE_CHARS = 1024;
+  /** Test seam: the row cap of one chunk (the product cap is {@link KeyedWrites#MAX_ROWS}). */
+  static volatile int chunkRows = KeyedWrites.MAX_ROWS;
+
+  /**
+   * What a merge needs from the open graph.
+   *
+   * @param tables the table gateway
+   * @param snapshots resolves branches and commits
+   * @param publisher the manifest publisher
+   * @param sidecars recovery sidecar I/O
+   * @param schemaAuthority the accepted schema identity (recorded in the sidecar)
+   * @param window enters the root's effect window (gate, then lease)
+   * @param branchIdentity the native identity of a branch now
+   * @param barrier the write-entry recovery barrier
+   * @param deleteBranch deletes a branch (after the merge, on request)
+   */
+  public record Context(TableStore tables, SnapshotResolver snapshots, ManifestPublisher publisher,
+      SidecarStore sidecars, RecoverySweep.SchemaAuthority schemaAuthority, Supplier<EffectWindow> window,
+      Function<String, String> branchIdentity, Runnable barrier, Consumer<String> deleteBranch) {}
+
+  private final Context ctx;
+
+  private BranchMerge(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  /** Runs one merge; see {@link io.omnigraph.api.Graph#merge}. */
+  public static MergeResult run(Context ctx, String source, String target, MergeOptions options) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(options, "options");
+    String into = target == null ? GraphBranch.MAIN : target;
+    if (source.equals(into)) {
+      throw new InvalidInputException("cannot merge branch '" + source + "' into itself",
+          new ErrorDetail.Validation(null, null, "source", "merge_same_branch"));
+    }
+    if (options.deleteSourceBranch() && GraphBranch.MAIN.equals(source)) {
+      throw new InvalidInputException("main cannot be deleted after a merge",
+          new ErrorDetail.Validation(null, null, "source", "cannot_delete_main"));
+    }
+    ctx.barrier().run();
+    MergeResult r = new BranchMerge(ctx).merge(source, into, options);
+    if (options.deleteSourceBranch()) {
+      ctx.deleteBranch().accept(source);
+      return new MergeResult(r.outcome(), r.source(), r.target(), r.sourceCommitId(), r.baseCommitId(), r.commitId(),
+          r.tables(), true);
+    }
+    return r;
+  }
+
+  // ------------------------------------------------------------------ planning
+
+  /** One table's part of the merge. */
+  private static final class TablePlan implements AutoCloseable {
+    final TableSpec spec;
+    final TableEntry targetEntry;
+    final TableEntry sourceEntry;
+    String sourceUri;
+    String route;
+    final List<VectorSchemaRoot> inserts = new ArrayList<>();
+    final List<VectorSchemaRoot> upserts = new ArrayList<>();
+    final List<List<String>> deletes = new ArrayList<>();
+    long inserted;
+    long updated;
+    long deleted;
+    /** Ids the merge rewrites on this table (taken rows), and the ids it deletes. */
+    final Set<String> takenIds = new HashSet<>();
+    final Set<String> deletedIds = new HashSet<>();
+
+    TablePlan(TableSpec spec, TableEntry targetEntry, TableEntry sourceEntry) {
+      this.spec = spec;
+      this.targetEntry = targetEntry;
+      this.sourceEntry = sourceEntry;
+    }
+
+    String key() {
+      return spec.tableKey();
+    }
+
+    int transactions() {
+      return inserts.size() + upserts.size() + deletes.size();
+    }
+
+    boolean writesData() {
+      return transactions() > 0;
+    }
+
+    List<VectorSchemaRoot> taken() {
+      List<VectorSchemaRoot> all = new ArrayList<>(inserts);
+      all.addAll(upserts);
+      return all;
+    }
+
+    @Override
+    public void close() {
+      inserts.forEach(VectorSchemaRoot::close);
+      upserts.forEach(VectorSchemaRoot::close);
+      inserts.clear();
+      upserts.clear();
+    }
+
+    /** A pointer table writes nothing: drop its staged rows once the checks have read them. */
+    void dropData() {
+      close();
+      deletes.clear();
+    }
+  }
+
+  private MergeResult merge(String source, String target, MergeOptions options) {
+    SnapshotResolver snapshots = ctx.snapshots();
+    String identityBefore = ctx.branchIdentity().apply(target);
+    try (GraphSnapshot src = snapshots.resolve(GraphRef.branch(source));
+        GraphSnapshot tgt = snapshots.resolve(GraphRef.branch(target))) {
+      String identityAfter = ctx.branchIdentity().apply(target);
+      String schemaId = tgt.schema().ir().hash();
+      WriteToken prepared = WriteToken.capture(tgt.manifest(), target, identityBefore, schemaId);
+      if (!identityBefore.equals(identityAfter)) {
+        throw new ConflictException("merge: branch " + target + " was replaced while the merge was prepared",
+            new ErrorDetail.ReadSetConflict("branch_identifier:" + target, identityBefore, identityAfter));
+      }
+      if (!src.schema().ir().hash().equals(schemaId)) {
+        throw new ConflictException("merge: " + source + " and " + target + " have different schemas",
+            new ErrorDetail.ReadSetConflict("schema_ir_hash", schemaId, src.schema().ir().hash()));
+      }
+      String srcHead = src.manifest().head(source).map(GraphCommit::commitId).orElseThrow(
+          () -> new InternalErrorException("branch " + source + " has no head commit", null));
+      String tgtHead = tgt.manifest().head(target).map(GraphCommit::commitId).orElseThrow(
+          () -> new InternalErrorException("branch " + target + " has no head commit", null));
+      List<GraphCommit> lineage = new ArrayList<>(src.manifest().commits());
+      lineage.addAll(tgt.manifest().commits());
+      GraphCommit base = MergeBase.of(lineage, srcHead, tgtHead).orElseThrow(() -> new InternalErrorException(
+          "branches " + source + " and " + target + " share no commit", null));
+      if (base.commitId().equals(srcHead)) {
+        return new MergeResult(MergeOutcome.ALREADY_UP_TO_DATE, source, target, srcHead, base.commitId(), tgtHead,
+            Map.of(), false);
+      }
+      MergeOutcome outcome = base.commitId().equals(tgtHead) ? MergeOutcome.FAST_FORWARD : MergeOutcome.MERGED;
+      List<TablePlan> plans = new ArrayList<>();
+      try (GraphSnapshot b = snapshots.resolve(GraphRef.commit(base.commitId()))) {
+        List<ErrorDetail.MergeConflict> conflicts = new ArrayList<>();
+        for (TableSpec spec : tgt.schema().tables()) {
+          TablePlan plan = plan(spec, b, src, tgt, conflicts);
+          if (plan != null) {
+            plans.add(plan);
+          }
+        }
+        if (conflicts.isEmpty()) {
+          validate(plans, tgt, conflicts);
+        }
+        if (!conflicts.isEmpty()) {
+          throw conflictsError(source, target, conflicts);
+        }
+        for (TablePlan p : plans) {
+          if (p.route.equals("pointer")) {
+            p.dropData();
+          }
+        }
+        for (TablePlan p : plans) {
+          if (p.transactions() > MAX_TRANSACTIONS_PER_TABLE) {
+            throw WriteErrors.resourceLimit("branch-merge transactions for " + p.key(), MAX_TRANSACTIONS_PER_TABLE,
+                p.transactions());
+          }
+        }
+        String commitId = write(prepared, tgt, plans, source, srcHead, options);
+        Map<String, MergeResult.TableMerge> counts = new TreeMap<>();
+        for (TablePlan p : plans) {
+          if (p.route.equals("pointer") || p.writesData()) {
+            counts.put(p.key(), new MergeResult.TableMerge(p.route, p.inserted, p.updated, p.deleted,
+                p.transactions()));
+          }
+        }
+        return new MergeResult(outcome, source, target, srcHead, base.commitId(), commitId, counts, false);
+      } finally {
+        plans.forEach(TablePlan::close);
+      }
+    }
+  }
+
+  private static boolean sameVersion(TableEntry a, TableEntry b) {
+    return a.version() == b.version() && Objects.equals(a.branch(), b.branch());
+  }
+
+  /** @return the table's plan, or {@code null} when the merge leaves it as the target has it */
+  private TablePlan plan(TableSpec spec, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt,
+      List<ErrorDetail.MergeConflict> conflicts) {
+    String key = spec.tableKey();
+    TableEntry be = base.entry(key);
+    TableEntry se = src.entry(key);
+    TableEntry te = tgt.entry(key);
+    if (!be.identity().equals(se.identity()) || !be.identity().equals(te.identity())) {
+      throw new ConflictException("merge: table " + key + " is a different dataset on the two branches",
+          new ErrorDetail.ReadSetConflict("branch_merge_dataset_identity:" + key, te.identity().toString(),
+              se.identity().toString()));
+    }
+    if (sameVersion(se, be) || sameVersion(se, te)) {
+      return null; // the source did not change it, or both sides are at the very same version
+    }
+    TablePlan plan = new TablePlan(spec, te, se);
+    plan.sourceUri = src.table(key).location().uri();
+    // A later version on the target's own ref while the target did not change the table: publish
+    // it, write nothing. Its rows are still diffed, for the counts and the merged-graph checks.
+    plan.route = sameVersion(te, be) && Objects.equals(se.branch(), te.branch()) ? "pointer" : "ordered";
+    try {
+      diff(plan, base, src, tgt, conflicts);
+    } catch (RuntimeException e) {
+      plan.close();
+      throw e;
+    }
+    return plan;
+  }
+
+  /** The ordered three-way diff of one table into bounded chunks. */
+  private void diff(TablePlan plan, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt,
+      List<ErrorDetail.MergeConflict> conflicts) {
+    String key = plan.key();
+    CompiledSchema schema = tgt.schema();
+    Map<String, String> baseRows = rows(base, key);
+    Map<String, String> targetRows = rows(tgt, key);
+    BufferAllocator allocator = ctx.tables().allocator();
+    Chunker inserts = new Chunker(key, allocator, plan.inserts);
+    Chunker upserts = new Chunker(key, allocator, plan.upserts);
+    Set<String> seen = new HashSet<>();
+    try {
+      src.scanSortedById(key, batch -> {
+        List<String> lines = lines(schema, key, batch);
+        VarCharVector ids = (VarCharVector) batch.getVector("id");
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          String id = new String(ids.get(i), StandardCharsets.UTF_8);
+          seen.add(id);
+          String row = lines.get(i);
+          String b = baseRows.get(id);
+          String t = targetRows.get(id);
+          ThreeWay.Decision d = ThreeWay.decide(Optional.ofNullable(b), Optional.of(row), Optional.ofNullable(t));
+          if (d instanceof ThreeWay.TakeSource) {
+            plan.takenIds.add(id);
+            if (t == null) {
+              inserts.add(batch, i);
+              plan.inserted++;
+            } else {
+              upserts.add(batch, i);
+              plan.updated++;
+            }
+          } else if (d instanceof ThreeWay.Conflict c) {
+            conflicts.add(rowConflict(plan.spec, c.kind(), id, b, row, t));
+          }
+        }
+      });
+      inserts.flush();
+      upserts.flush();
+    } catch (RuntimeException e) {
+      inserts.discard();
+      upserts.discard();
+      throw e;
+    }
+    TreeSet<String> gone = new TreeSet<>(baseRows.keySet());
+    gone.addAll(targetRows.keySet());
+    gone.removeAll(seen);
+    List<String> current = new ArrayList<>();
+    long filterBytes = 0;
+    for (String id : gone) {
+      String b = baseRows.get(id);
+      String t = targetRows.get(id);
+      ThreeWay.Decision d = ThreeWay.decide(Optional.ofNullable(b), Optional.empty(), Optional.ofNullable(t));
+      if (d instanceof ThreeWay.Delete) {
+        long bytes = id.getBytes(StandardCharsets.UTF_8).length + 4L;
+        if (current.size() >= chunkRows || filterBytes + bytes > KeyedWrites.MAX_BYTES) {
+          plan.deletes.add(current);
+          current = new ArrayList<>();
+          filterBytes = 0;
+        }
+        current.add(id);
+        filterBytes += bytes;
+        plan.deletedIds.add(id);
+        plan.deleted++;
+      } else if (d instanceof ThreeWay.Conflict c) {
+        conflicts.add(rowConflict(plan.spec, c.kind(), id, b, null, t));
+      }
+    }
+    if (!current.isEmpty()) {
+      plan.deletes.add(current);
+    }
+  }
+
+  /** @return id → the row as its canonical export line, for every row of the table in the snapshot */
+  private static Map<String, String> rows(GraphSnapshot s, String key) {
+    Map<String, String> out = new HashMap<>();
+    CompiledSchema schema = s.schema();
+    s.scanSortedById(key, batch -> {
+      List<String> lines = lines(schema, key, batch);
+      VarCharVector ids = (VarCharVector) batch.getVector("id");
+      for (int i = 0; i < batch.getRowCount(); i++) {
+        out.put(new String(ids.get(i), StandardCharsets.UTF_8), lines.get(i));
+      }
+    });
+    return out;
+  }
+
+  /** Each row of {@code batch} as the JSON line export writes for it: the canonical value of a row. */
+  private static List<String> lines(CompiledSchema schema, String key, VectorSchemaRoot batch) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (NdjsonExporter e = new NdjsonExporter(schema, bytes)) {
+      e.write(key, batch);
+      e.flush();
+    } catch (IOException e) {
+      throw new InternalErrorException("cannot render rows of " + key + ": " + e.getMessage(), null, e);
+    }
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    List<String> out = new ArrayList<>(batch.getRowCount());
+    int start = 0;
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) == '\n') {
+        out.add(text.substring(start, i));
+        start = i + 1;
+      }
+    }
+    if (out.size() != batch.getRowCount()) {
+      throw new InternalErrorException("rendering " + key + " gave " + out.size() + " lines for "
+          + batch.getRowCount() + " rows", null);
+    }
+    return out;
+  }
+
+  /**
+   * Copies rows into owned Arrow batches, flushing at the first of {@link #chunkRows} rows or
+   * {@link KeyedWrites#MAX_BYTES} of actual buffered size (measured after each row).
+   */
+  private static final class Chunker {
+    private final String key;
+    private final BufferAllocator allocator;
+    private final List<VectorSchemaRoot> out;
+    private VectorSchemaRoot cur;
+    private int n;
+
+    Chunker(String key, BufferAllocator allocator, List<VectorSchemaRoot> out) {
+      this.key = key;
+      this.allocator = allocator;
+      this.out = out;
+    }
+
+    void add(VectorSchemaRoot batch, int row) {
+      if (cur == null) {
+        cur = VectorSchemaRoot.create(batch.getSchema(), allocator);
+        cur.allocateNew();
+        n = 0;
+      }
+      copy(batch, row, n);
+      if (ArrowBatches.memorySize(cur) > KeyedWrites.MAX_BYTES) {
+        setCount(n); // undo: the row does not fit
+        if (n == 0) {
+          long size = rowSize(batch, row);
+          throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, KeyedWrites.MAX_BYTES, size);
+        }
+        flush();
+        add(batch, row);
+        return;
+      }
+      n++;
+      if (n >= chunkRows) {
+        flush();
+      }
+    }
+
+    private void copy(VectorSchemaRoot batch, int row, int at) {
+      for (int c = 0; c < cur.getFieldVectors().size(); c++) {
+        FieldVector to = cur.getVector(c);
+        to.copyFromSafe(row, at, batch.getVector(to.getName()));
+      }
+      setCount(at + 1);
+    }
+
+    private void setCount(int count) {
+      for (FieldVector v : cur.getFieldVectors()) {
+        v.setValueCount(count);
+      }
+      cur.setRowCount(count);
+    }
+
+    private long rowSize(VectorSchemaRoot batch, int row) {
+      try (VectorSchemaRoot one = ArrowBatches.select(batch, List.of(row), allocator)) {
+        return ArrowBatches.memorySize(one);
+      }
+    }
+
+    void flush() {
+      if (cur != null && n > 0) {
+        out.add(cur);
+        cur = null;
+        n = 0;
+      }
+    }
+
+    void discard() {
+      if (cur != null) {
+        cur.close();
+        cur = null;
+      }
+    }
+  }
+
+  private static ErrorDetail.MergeConflict rowConflict(TableSpec spec, ThreeWay.Kind kind, String id, String base,
+      String source, String target) {
+    String code = switch (kind) {
+      case DivergentInsert -> "divergent_insert";
+      case DeleteVsUpdate -> "delete_vs_update";
+      case DivergentUpdate -> "divergent_update";
+    };
+    String message = switch (kind) {
+      case DivergentInsert -> "both branches inserted id '" + id + "' with different values";
+      case DeleteVsUpdate -> "id '" + id + "' was deleted on one branch and changed on the other";
+      case DivergentUpdate -> "both branches changed id '" + id + "' differently";
+    };
+    return new ErrorDetail.MergeConflict(code, entityKind(spec), spec.typeName(), id, shown(base), shown(source),
+        shown(target), message);
+  }
+
+  private static String entityKind(TableSpec spec) {
+    return spec.kind() == SchemaIr.DeclKind.EDGE ? "edge" : "node";
+  }
+
+  private static String shown(String row) {
+    if (row == null) {
+      return "null";
+    }
+    return row.length() > SMALL_VALUE_CHARS ? null : row;
+  }
+
+  private static ConflictException conflictsError(String source, String target,
+      List<ErrorDetail.MergeConflict> conflicts) {
+    StringBuilder m = new StringBuilder("merge of '" + source + "' into '" + target + "' has " + conflicts.size()
+        + " conflict" + (conflicts.size() == 1 ? "" : "s") + "; nothing was written: ");
+    for (int i = 0; i < Math.min(3, conflicts.size()); i++) {
+      ErrorDetail.MergeConflict c = conflicts.get(i);
+      m.append(i > 0 ? "; " : "").append(c.kind()).append(' ').append(c.entityKind()).append(':')
+          .append(c.typeName()).append(' ').append(c.entityId());
+    }
+    if (conflicts.size() > 3) {
+      m.append("; +").append(conflicts.size() - 3).append(" more");
+    }
+    return new ConflictException(m.toString(), new ErrorDetail.MergeConflicts(conflicts));
+  }
+
+  // ------------------------------------------------------------------ validation
+
+  /**
+   * The merged graph's cross-row rules through the shared validate/ rules
+   * ({@link MergedGraphRules}): edge endpoints (orphan edges), {@code @unique} and {@code @card}.
+   */
+  private static void validate(List<TablePlan> plans, GraphSnapshot tgt, List<ErrorDetail.MergeConflict> conflicts) {
+    List<MergedGraphRules.Change> changes = new ArrayList<>();
+    for (TablePlan p : plans) {
+      changes.add(new MergedGraphRules.Change(p.spec, p.takenIds, p.deletedIds, p.taken()));
+    }
+    for (MergedGraphRules.Violation v : MergedGraphRules.check(changes, tgt)) {
+      conflicts.add(new ErrorDetail.MergeConflict(v.kind(), v.entityKind(), v.typeName(), v.id(), null, null, null,
+          v.message()));
+    }
+  }
+
+  // ------------------------------------------------------------------ effects
+
+  /** Arms, commits every chain, confirms, publishes; returns the merge commit id. */
+  private String write(WriteToken prepared, GraphSnapshot tgt, List<TablePlan> plans, String source, String srcHead,
+      MergeOptions options) {
+    String target = prepared.branch();
+    List<TablePlan> data = plans.stream().filter(TablePlan::writesData).toList();
+    // First-touch forks happen here, before arming (docs/branches.md, "Writes on a branch").
+    Map<String, TableSnapshot> forWrite = new LinkedHashMap<>();
+    for (TablePlan p : data) {
+      forWrite.put(p.key(), tgt.tableForWrite(p.key(), ctx.tables().writer()));
+    }
+    String message = options.message() != null ? options.message() : "merge " + source + " into " + target;
+    try (EffectWindow window = ctx.window().get();
+        ManifestPublisher.Base fresh = ctx.publisher().openBase(target)) {
+      WriteToken now = WriteToken.capture(fresh.state(), target, ctx.branchIdentity().apply(target),
+          ctx.snapshots().schemaAt(fresh.state()).ir().hash());
+      if (prepared.compare(now) != WriteToken.Movement.NONE) {
+        throw prepared.readSetChanged(now, "merge");
+      }
+      List<String> pending = ctx.sidecars().list();
+      if (!pending.isEmpty()) {
+        String path = pending.get(0);
+        String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
+        throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's"
+            + " sidecar " + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
+            new ErrorDetail.RecoveryRequired(id));
+      }
+      for (TablePlan p : data) {
+        long head = ctx.tables().reader().latestVersion(forWrite.get(p.key()));
+        if (head != p.targetEntry.version()) {
+          throw new ConflictException("table " + p.key() + " has Lance HEAD " + head + " but the graph publishes "
+              + p.targetEntry.version() + ": the table needs repair", new ErrorDetail.ReadSetConflict(
+                  "table_head:" + p.key(), Long.toString(p.targetEntry.version()), Long.toString(head)));
+        }
+      }
+      window.checkValid();
+      Failpoints.hit(Failpoints.MERGE_BEFORE_ARM);
+      String commitId = Ulid.generate();
+      long createdAt = GraphWrite.nowMicros();
+      String tableBranch = GraphBranch.toColumn(target);
+      List<WriteIntent.PlannedChain> chains = new ArrayList<>();
+      Map<String, List<String>> uuids = new HashMap<>();
+      for (TablePlan p : data) {
+        List<String> chain = new ArrayList<>();
+        for (int i = 0; i < p.transactions(); i++) {
+          chain.add(UUID.randomUUID().toString());
+        }
+        uuids.put(p.key(), chain);
+        TableSnapshot s = forWrite.get(p.key());
+        chains.add(new WriteIntent.PlannedChain(p.targetEntry.identity(), p.key(),
+            io.omnigraph.engine.table.TableReader.mainUri(s.location(), tableBranch), p.targetEntry.version(), chain,
+            tableBranch));
+      }
+      List<ManifestPublisher.TableUpdate> pointerUpdates = new ArrayList<>();
+      List<RecoverySidecar.TableUpdateSlot> pointerSlots = new ArrayList<>();
+      Map<String, Long> expected = new TreeMap<>();
+      for (TablePlan p : plans) {
+        expected.put(p.key(), p.targetEntry.version());
+        if (p.route.equals("pointer")) {
+          TableEntry se = p.sourceEntry;
+          pointerUpdates.add(new ManifestPublisher.TableUpdate(se.identity(), p.key(), se.version(), se.rowCount(),
+              p.sourceUri, se.branch()));
+          pointerSlots.add(new RecoverySidecar.TableUpdateSlot(se.identity(), p.key(), p.targetEntry.version(),
+              p.targetEntry.branch(), new RecoverySidecar.ConfirmedUpdate(se.version(), se.branch(), se.rowCount(),
+                  ManifestStore.versionMetadata(p.sourceUri, se.version()))));
+        }
+      }
+      WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, options.actor(),
+          message, prepared.head(), ctx.schemaAuthority(), commitId, createdAt, srcHead, chains, pointerSlots);
+      try {
+        Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
+        List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
+        List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
+        for (TablePlan p : data) {
+          ManifestPublisher.TableUpdate u = commitChain(p, forWrite.get(p.key()), uuids.get(p.key()), tableBranch);
+          updates.add(u);
+          confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
+              ManifestStore.versionMetadata(u.tableUri(), u.version())));
+        }
+        if (sidecar != null) {
+          sidecar.confirm(confirmed);
+          Failpoints.hit(Failpoints.MERGE_AFTER_CONFIRM);
+        }
+        Failpoints.hit(Failpoints.MERGE_BEFORE_PUBLISH);
+        ctx.publisher().publish(new ManifestPublisher.PublishRequest(target, updates, expected, prepared.head(),
+            new ManifestPublisher.LineageIntent(commitId, options.actor(), message, createdAt, srcHead)), fresh);
+        Failpoints.hit(Failpoints.MERGE_AFTER_PUBLISH);
+      } catch (OmnigraphException | IllegalArgumentException e) {
+        if (sidecar == null) {
+          throw e;
+        }
+        // After arming there is no effect-free finalizer: recovery decides from the sidecar.
+        throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
+            + ": the merge failed after its recovery sidecar was armed (" + e.getMessage() + "); the next"
+            + " read-write open or 'omnigraph repair' completes or compensates it",
+            new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
+      }
+      if (sidecar != null) {
+        sidecar.retire();
+      }
+      return commitId;
+    }
+  }
+
+  /** Commits one table's chain, each step staged on the version the previous one produced. */
+  private ManifestPublisher.TableUpdate commitChain(TablePlan p, TableSnapshot start, List<String> uuids,
+      String tableBranch) {
+    TableSnapshot cur = start;
+    int step = 0;
+    try {
+      List<Object> steps = new ArrayList<>();
+      steps.addAll(p.inserts);
+      steps.addAll(p.upserts);
+      steps.addAll(p.deletes);
+      for (Object s : steps) {
+        StagedWrite staged;
+        if (s instanceof VectorSchemaRoot batch) {
+          KeyedWriteMode mode = step < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
+          staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, mode);
+        } else {
+          @SuppressWarnings("unchecked")
+          List<String> ids = (List<String>) s;
+          staged = ctx.tables().writer().stageDelete(cur, p.key(), LanceFilter.in("id", ids)).orElseThrow(
+              () -> new InternalErrorException("merge delete chunk of " + p.key() + " matched no row", null));
+        }
+        staged = new StagedWrite(staged.tableKey(), staged.location(), staged.readVersion(), uuids.get(step),
+            staged.kind(), staged.rowsWritten(), staged.ids(), staged.operation(), staged.properties());
+        TableSnapshot next = ctx.tables().writer().commitStagedAndOpen(cur, staged);
+        if (cur != start) {
+          cur.close();
+        }
+        cur = next;
+        step++;
+        Failpoints.hit(Failpoints.MERGE_AFTER_CHUNK_COMMIT);
+      }
+      long rows = ctx.tables().reader().countRows(cur);
+      return new ManifestPublisher.TableUpdate(p.targetEntry.identity(), p.key(), cur.version(), rows,
+          cur.location().uri(), tableBranch);
+    } finally {
+      if (cur != start) {
+        cur.close();
+      }
+    }
+  }
+}
