@@ -53,15 +53,15 @@ final class LanceGraph implements Graph {
   private final GraphRoot root;
   private final TableStore tables;
   /** The schema of main's head when the handle was opened: what queries are compiled against. */
-  private final CompiledSchema schema;
+  private volatile CompiledSchema schema;
   private final ManifestStore manifest;
   private final SnapshotResolver snapshots;
   /** The graph branch this handle reads and writes (the API's default). */
   private final String branch = GraphBranch.MAIN;
   private final ManifestPublisher publisher;
-  private final GraphWrite writer;
+  private volatile GraphWrite writer;
   private final ReentrantLock writeGate;
-  private final RecoverySweep recovery;
+  private volatile RecoverySweep recovery;
   private final WriteLease lease;
   private volatile boolean closed;
   /** Test seam: runs in every write attempt after preparation, right before the effect window. */
@@ -78,8 +78,18 @@ final class LanceGraph implements Graph {
     this.snapshots = Objects.requireNonNull(snapshots);
     this.publisher = new ManifestPublisher(tables, manifest);
     this.writeGate = WriteGates.of(root);
-    this.recovery = RecoverySweep.forRoot(root, tables, manifest, publisher, schema);
     this.lease = new WriteLease(root);
+    bind(schema);
+  }
+
+  /**
+   * Binds the handle to {@code accepted}: what queries compile against and what the recovery
+   * sweep and every write's sidecar record as the schema authority (at open, and after this
+   * handle applied a schema change).
+   */
+  private void bind(CompiledSchema accepted) {
+    this.schema = accepted;
+    this.recovery = RecoverySweep.forRoot(root, tables, manifest, publisher, accepted);
     this.writer = new GraphWrite(tables, publisher, recovery.sidecars(), recovery.schema(),
         new GraphWrite.Authority() {
           @Override
@@ -137,10 +147,21 @@ final class LanceGraph implements Graph {
 
   @Override
   public LoadResult load(LoadMode mode, Path ndjson, LoadOptions options) {
-    try (InputStream in = Files.newInputStream(ndjson)) {
-      return load(mode, in, options);
+    // Only the input's own failures are blamed on it (docs/errors.md): an undeclared IOException
+    // from Lance's native binding is the graph's storage failing.
+    io.omnigraph.engine.load.TrackedInput in;
+    try {
+      in = new io.omnigraph.engine.load.TrackedInput(Files.newInputStream(ndjson));
     } catch (IOException e) {
       throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+    }
+    try (in) {
+      return load(mode, in, options);
+    } catch (IOException e) {
+      if (in.threw(e)) {
+        throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+      }
+      throw io.omnigraph.engine.table.LanceErrors.asEngineError(root.uri(), "write", e);
     }
   }
 
@@ -151,7 +172,28 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(queryName, "queryName");
     Objects.requireNonNull(options, "options");
     // Compiled and bound before the gate: errors in the query or its parameters need no I/O.
-    return run(GraphMutation.plan(schema, gqText, queryName, params, Instant.now()), options);
+    CompiledSchema s = schema;
+    try {
+      return run(GraphMutation.plan(s, gqText, queryName, params, Instant.now()), options, s);
+    } catch (io.omnigraph.api.ConflictException e) {
+      if (!staleSchema(e)) {
+        throw e;
+      }
+      // Another handle applied a schema change: compile the text again against the accepted schema.
+      CompiledSchema now = rebindToLatest();
+      return run(GraphMutation.plan(now, gqText, queryName, params, Instant.now()), options, now);
+    }
+  }
+
+  private static boolean staleSchema(io.omnigraph.api.ConflictException e) {
+    return e.detail().orElse(null) instanceof io.omnigraph.api.ErrorDetail.ReadSetConflict r
+        && r.member().equals(GraphMutation.STALE_SCHEMA_MEMBER);
+  }
+
+  private CompiledSchema rebindToLatest() {
+    CompiledSchema now = snapshots.schemaAt(snapshots.latest());
+    bind(now);
+    return now;
   }
 
   @Override
@@ -167,7 +209,15 @@ final class LanceGraph implements Graph {
     ensureOpen();
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(options, "options");
-    return run(GraphMutation.bind(schema, query, params, Instant.now()), options);
+    CompiledSchema s = schema;
+    try {
+      return run(GraphMutation.bind(s, query, params, Instant.now()), options, s);
+    } catch (io.omnigraph.api.ConflictException e) {
+      if (staleSchema(e)) {
+        rebindToLatest(); // the next prepareMutation compiles against the accepted schema
+      }
+      throw e;
+    }
   }
 
   // --- reads ---
@@ -203,10 +253,11 @@ final class LanceGraph implements Graph {
     return io.omnigraph.engine.read.GraphReads.checkAll(schema, gqText);
   }
 
-  private MutationResult run(MutationPlan plan, MutationOptions options) {
+  private MutationResult run(MutationPlan plan, MutationOptions options, CompiledSchema compiledAgainst) {
     // Preparation runs concurrently (also between threads of this JVM); GraphWrite enters the
     // effect window (gate + lease) itself and the publish compare-and-set decides (docs/concurrency.md).
-    return underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options).run(plan));
+    return underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
+        .expectingSchema(compiledAgainst.ir().hash()).run(plan));
   }
 
   @Override
@@ -334,7 +385,12 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
     ensureOpen();
-    return io.omnigraph.engine.schema.migrate.SchemaMigration.apply(access(), pgText, options);
+    io.omnigraph.api.SchemaApplyResult r = io.omnigraph.engine.schema.migrate.SchemaMigration.apply(access(),
+        pgText, options);
+    if (r.applied()) {
+      bind(snapshots.schemaAt(snapshots.latest()));
+    }
+    return r;
   }
 
   @Override

@@ -107,6 +107,16 @@ public final class Failpoints {
   /** Optimize, after the publish, before the sidecar is retired. */
   public static final String OPTIMIZE_POST_PUBLISH_PRE_RETIRE = "optimize.post_publish_pre_retire";
 
+  /** Schema apply, inside the effect window, after its sidecar is armed, before the first table effect. */
+  public static final String SCHEMA_APPLY_POST_SIDECAR_PRE_EFFECT = "schema_apply.post_sidecar_pre_effect";
+  /** Schema apply, after one table was rewritten or created (once per table). */
+  public static final String SCHEMA_APPLY_POST_TABLE_EFFECT = "schema_apply.post_table_effect";
+  /** Schema apply, after every table effect and the confirmation, before the publish. */
+  public static final String SCHEMA_APPLY_PRE_PUBLISH = "schema_apply.pre_publish";
+  /** Schema apply, after the publish, before the first schema file is promoted. */
+  public static final String SCHEMA_APPLY_PRE_PROMOTE = "schema_apply.pre_promote";
+  /** Schema apply, between promoting the source and the IR/state files. */
+  public static final String SCHEMA_APPLY_MID_PROMOTE = "schema_apply.mid_promote";
   /** Branch merge, after planning and staging checks, before its BranchMerge sidecar is armed. */
   public static final String MERGE_BEFORE_ARM = "branch_merge.before_arm";
   /** Branch merge, right after its sidecar is armed, before the first chunk commit. */

@@ -95,13 +95,50 @@ public final class ManifestPublisher {
    * @param lineage the commit to record
    */
   public record PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
-      Optional<String> expectedHead, LineageIntent lineage) {
+      Optional<String> expectedHead, LineageIntent lineage, CatalogDelta catalog) {
     public PublishRequest {
       Objects.requireNonNull(branch, "branch");
       updates = List.copyOf(updates);
       expectedVersions = Map.copyOf(expectedVersions);
       Objects.requireNonNull(expectedHead);
       Objects.requireNonNull(lineage);
+      Objects.requireNonNull(catalog);
+    }
+
+    /** A publish that changes no registration and keeps the accepted schema. */
+    public PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
+        Optional<String> expectedHead, LineageIntent lineage) {
+      this(branch, updates, expectedVersions, expectedHead, lineage, CatalogDelta.NONE);
+    }
+  }
+
+  /**
+   * Registration changes a schema apply publishes with its commit (docs/schema-migration.md).
+   *
+   * @param registrations tables to (re-)register: a new table, or an existing identity under a new key
+   * @param tombstones tables to hide from this commit on (dropped types)
+   * @param schemaIrHash the schema the commit accepts, or {@code null} to keep the current one
+   */
+  public record CatalogDelta(List<Registration> registrations, List<Registration> tombstones, String schemaIrHash) {
+    /** No change. */
+    public static final CatalogDelta NONE = new CatalogDelta(List.of(), List.of(), null);
+
+    public CatalogDelta {
+      registrations = List.copyOf(registrations);
+      tombstones = List.copyOf(tombstones);
+    }
+  }
+
+  /**
+   * One table registration.
+   *
+   * @param identity the table identity
+   * @param tableKey the key it is (re-)registered under
+   */
+  public record Registration(TableIdentity identity, String tableKey) {
+    public Registration {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(tableKey, "tableKey");
     }
   }
 
@@ -172,10 +209,11 @@ public final class ManifestPublisher {
         ManifestState state = given == null ? manifest.read(snapshot) : given.state();
         check(request, state);
         List<ManifestRow> rows = new ArrayList<>();
+        Map<String, TableEntry> registered = catalog(request.catalog(), state, rows);
         Map<String, Long> pins = new TreeMap<>();
-        state.tables().forEach((k, t) -> pins.put(k, t.version()));
+        registered.forEach((k, t) -> pins.put(k, t.version()));
         for (TableUpdate u : request.updates()) {
-          TableEntry current = state.table(u.tableKey()).orElseThrow(() -> new ConflictException(
+          TableEntry current = Optional.ofNullable(registered.get(u.tableKey())).orElseThrow(() -> new ConflictException(
               "table " + u.tableKey() + " is not registered in the manifest",
               new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
           if (!current.identity().equals(u.identity())) {
@@ -193,11 +231,16 @@ public final class ManifestPublisher {
         GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
             parent, l.mergedParentCommitId(), l.actorId(), l.message(), l.createdAtMicros(), pins);
         rows.add(ManifestStore.commitRow(commit));
+        if (request.catalog().schemaIrHash() != null) {
+          rows.add(ManifestRow.graphSchema(request.catalog().schemaIrHash(), l.commitId()));
+        }
         rows.add(ManifestStore.headRow(branch, l.commitId(), parent));
         // Validate the folded result before writing, so an invalid batch never advances the manifest.
-        List<ManifestRow> folded = new ArrayList<>(foldBase(state));
-        folded.addAll(rows);
-        ManifestStore.assemble(snapshot.version() + 1, folded);
+        // A merge-insert on object_id: a row replaces the base row of the same id (a re-registration).
+        Map<String, ManifestRow> folded = new java.util.LinkedHashMap<>();
+        foldBase(state).forEach(r -> folded.put(r.objectId(), r));
+        rows.forEach(r -> folded.put(r.objectId(), r));
+        ManifestStore.assemble(snapshot.version() + 1, new ArrayList<>(folded.values()));
         beforeMerge.run();
         Failpoints.hit(Failpoints.PUBLISH_BEFORE);
         VersionStamp committed;
@@ -215,7 +258,7 @@ public final class ManifestPublisher {
         }
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
-        Map<String, TableEntry> published = new TreeMap<>(state.tables());
+        Map<String, TableEntry> published = new TreeMap<>(registered);
         for (TableUpdate u : request.updates()) {
           TableEntry old = published.get(u.tableKey());
           published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(),
@@ -223,7 +266,10 @@ public final class ManifestPublisher {
         }
         Map<String, String> heads = new TreeMap<>(state.graphHeads());
         heads.put(branch, l.commitId());
-        ManifestState after = new ManifestState(version, published, heads, commits);
+        published.values().removeIf(t -> t.version() == 0); // registered but never given a version
+        String schemaHash = request.catalog().schemaIrHash() == null ? state.schemaIrHash()
+            : request.catalog().schemaIrHash();
+        ManifestState after = new ManifestState(version, published, heads, commits, schemaHash);
         // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
         manifest.published(snapshot, committed, after);
         Failpoints.hit(Failpoints.PUBLISH_AFTER);
@@ -283,6 +329,40 @@ public final class ManifestPublisher {
                 e.getValue(), actual));
       }
     }
+  }
+
+  /**
+   * Applies a catalog delta to the tables of {@code state}: adds the registration and tombstone
+   * rows to {@code rows} and returns the tables by key as they are registered afterwards (a new
+   * table has version 0 until an update gives it one).
+   */
+  private static Map<String, TableEntry> catalog(CatalogDelta delta, ManifestState state, List<ManifestRow> rows) {
+    Map<String, TableEntry> out = new TreeMap<>(state.tables());
+    for (Registration t : delta.tombstones()) {
+      TableEntry e = out.get(t.tableKey());
+      if (e == null || !e.identity().equals(t.identity())) {
+        throw new ConflictException("table " + t.tableKey() + " to drop is not registered as " + t.identity(),
+            new ErrorDetail.ReadSetConflict("dataset_binding:" + t.identity(), t.tableKey(), null));
+      }
+      rows.add(ManifestRow.tombstone(t.identity(), t.tableKey(), e.version()));
+      out.remove(t.tableKey());
+    }
+    for (Registration r : delta.registrations()) {
+      TableEntry old = out.values().stream().filter(e -> e.identity().equals(r.identity())).findFirst().orElse(null);
+      if (old != null) {
+        out.remove(old.tableKey());
+      }
+      if (out.containsKey(r.tableKey())) {
+        throw new ConflictException("table key " + r.tableKey() + " is already registered to "
+            + out.get(r.tableKey()).identity(), new ErrorDetail.ReadSetConflict("dataset_binding:" + r.identity(),
+                r.tableKey(), out.get(r.tableKey()).identity().toString()));
+      }
+      rows.add(ManifestRow.table(r.identity(), r.tableKey()));
+      out.put(r.tableKey(), old == null ? new TableEntry(r.identity(), r.tableKey(),
+          r.identity().canonicalPath(r.tableKey()), 0, null, 0)
+          : new TableEntry(old.identity(), r.tableKey(), old.path(), old.version(), old.branch(), old.rowCount()));
+    }
+    return out;
   }
 
   /** The rows needed to re-assemble {@code state}: registrations and current versions. */

@@ -14,6 +14,8 @@ public record ManifestRow(String objectId, String objectType, String location, S
   public static final String TABLE_TOMBSTONE = "table_tombstone";
   public static final String GRAPH_COMMIT = "graph_commit";
   public static final String GRAPH_HEAD = "graph_head";
+  /** The one row naming the schema accepted at a manifest version (written by schema apply). */
+  public static final String GRAPH_SCHEMA = "graph_schema";
 
   public ManifestRow {
     Objects.requireNonNull(objectId, "objectId");
@@ -37,6 +39,19 @@ public record ManifestRow(String objectId, String objectType, String location, S
       String tableBranch) {
     return new ManifestRow(String.format("table_version:%s:%020d", id, version), TABLE_VERSION, null, metadataJson,
         tableKey, id.stableTableId(), id.incarnationId(), version, tableBranch, rowCount);
+  }
+
+  /** @return the tombstone hiding {@code id} from version {@code version} on (a dropped table) */
+  static ManifestRow tombstone(TableIdentity id, String tableKey, long version) {
+    return new ManifestRow(String.format("table_tombstone:%s:%020d", id, version), TABLE_TOMBSTONE, null, "{}",
+        tableKey, id.stableTableId(), id.incarnationId(), version, null, null);
+  }
+
+  /** @return the row naming the accepted schema (one per manifest; replaced by each schema apply) */
+  static ManifestRow graphSchema(String schemaIrHash, String commitId) {
+    String meta = ManifestStore.JSON.createObjectNode().put("schema_ir_hash", schemaIrHash).put("commit_id", commitId)
+        .toString();
+    return new ManifestRow(GRAPH_SCHEMA, GRAPH_SCHEMA, null, meta, "", null, null, null, null, null);
   }
 
   /** @return the identity of a table, table_version or tombstone row */

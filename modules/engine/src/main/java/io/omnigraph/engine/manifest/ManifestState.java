@@ -12,13 +12,22 @@ import java.util.Optional;
  * @param tables published tables by table key, sorted
  * @param graphHeads head commit id by branch name
  * @param commits every graph commit visible at this version, in lineage order (oldest first)
+ * @param schemaIrHash the identity hash of the schema accepted at this version, as the last schema
+ *     apply recorded it ({@code graph_schema} row; docs/schema-migration.md, "The schema of a cut"), or
+ *     {@code null} when no schema apply ever ran: the schema accepted at init
  */
 public record ManifestState(long manifestVersion, Map<String, TableEntry> tables, Map<String, String> graphHeads,
-    List<GraphCommit> commits) {
+    List<GraphCommit> commits, String schemaIrHash) {
   public ManifestState {
     tables = Map.copyOf(tables);
     graphHeads = Map.copyOf(graphHeads);
     commits = List.copyOf(commits);
+  }
+
+  /** A state whose schema is the one accepted at init ({@link #schemaIrHash()} is {@code null}). */
+  public ManifestState(long manifestVersion, Map<String, TableEntry> tables, Map<String, String> graphHeads,
+      List<GraphCommit> commits) {
+    this(manifestVersion, tables, graphHeads, commits, null);
   }
 
   /**

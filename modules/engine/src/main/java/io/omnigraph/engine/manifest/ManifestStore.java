@@ -289,6 +289,7 @@ public final class ManifestStore {
     Map<TableIdentity, Long> tombstones = new HashMap<>();
     Map<String, String> heads = new TreeMap<>();
     List<GraphCommit> commits = new ArrayList<>();
+    String schemaIrHash = null;
     for (ManifestRow r : rows) {
       switch (r.objectType()) {
         case ManifestRow.TABLE -> {
@@ -313,6 +314,10 @@ public final class ManifestStore {
           JsonNode m = json(r);
           heads.put(r.objectId().substring("graph_head:".length()), text(m, "head_commit_id"));
         }
+        case ManifestRow.GRAPH_SCHEMA -> {
+          requireCanonical(r, ManifestRow.GRAPH_SCHEMA);
+          schemaIrHash = text(json(r), "schema_ir_hash");
+        }
         default -> {
           // Unknown object types are skipped: forward compatibility (docs/on-disk-layout.md, "__manifest").
         }
@@ -336,7 +341,7 @@ public final class ManifestStore {
       }
     }
     commits.sort(GraphCommit::lineageOrder);
-    return new ManifestState(manifestVersion, tablesByKey, heads, commits);
+    return new ManifestState(manifestVersion, tablesByKey, heads, commits, schemaIrHash);
   }
 
   private static void requireCanonical(ManifestRow r, String expected) {

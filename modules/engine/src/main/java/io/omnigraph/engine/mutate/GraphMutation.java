@@ -48,6 +48,24 @@ public final class GraphMutation {
    * @param branch the branch it writes
    * @param options actor, message, head expectation
    */
+  /** The schema the plan was compiled against ({@code null}: not checked). */
+  private String planSchemaHash;
+
+  /**
+   * Makes every attempt check that the snapshot it prepares against accepts the schema the plan was
+   * compiled against: after a schema apply by another handle, a plan of the old schema is refused
+   * ({@value #STALE_SCHEMA_MEMBER} read-set conflict) instead of being executed against new tables.
+   *
+   * @return this
+   */
+  public GraphMutation expectingSchema(String schemaHash) {
+    this.planSchemaHash = schemaHash;
+    return this;
+  }
+
+  /** The read-set member of the refusal of a plan compiled against a schema the graph no longer accepts. */
+  public static final String STALE_SCHEMA_MEMBER = "schema_ir_hash";
+
   public GraphMutation(WriteContext graph, String branch, MutationOptions options) {
     this.graph = graph;
     this.branch = branch;
@@ -162,6 +180,11 @@ public final class GraphMutation {
       graph.snapshots().requireBranchIdentity(branch, identity);
       WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
       token.requireHead(options.expectedHead());
+      if (planSchemaHash != null && !planSchemaHash.equals(committed.schema().ir().hash())) {
+        throw new io.omnigraph.api.ConflictException("the graph's schema changed (a schema apply) after this handle"
+            + " compiled the mutation; nothing was written", new io.omnigraph.api.ErrorDetail.ReadSetConflict(
+                STALE_SCHEMA_MEMBER, planSchemaHash, committed.schema().ir().hash()));
+      }
       return attempt(plan, onMovement, committed, token);
     }
   }

@@ -20,7 +20,42 @@ import java.util.Optional;
  * @param protocol the Mutation/Load payload ({@code protocol_v3})
  */
 public record RecoverySidecar(String operationId, long startedAtMicros, String branch, String actorId,
-    WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol) {
+    WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol, SchemaApplyPayload schemaApply) {
+
+  /** A sidecar of any writer but SchemaApply. */
+  public RecoverySidecar(String operationId, long startedAtMicros, String branch, String actorId,
+      WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol) {
+    this(operationId, startedAtMicros, branch, actorId, writerKind, tables, protocol, null);
+  }
+
+  /**
+   * What a SchemaApply sidecar adds to the envelope (top-level {@code schema_apply_target_schema_ir_hash}
+   * and {@code additional_registrations}; docs/sidecar-format.md).
+   *
+   * @param targetSchemaIrHash the identity of the schema the apply accepts
+   * @param created the tables the apply creates (version one at a fresh path), in creation order
+   */
+  public record SchemaApplyPayload(String targetSchemaIrHash, List<CreatedTable> created) {
+    public SchemaApplyPayload {
+      Objects.requireNonNull(targetSchemaIrHash, "targetSchemaIrHash");
+      created = List.copyOf(created);
+    }
+  }
+
+  /**
+   * A table a SchemaApply creates.
+   *
+   * @param identity its identity
+   * @param tableKey its key
+   * @param tablePath its dataset path relative to the graph root
+   */
+  public record CreatedTable(TableIdentity identity, String tableKey, String tablePath) {
+    public CreatedTable {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(tableKey, "tableKey");
+      Objects.requireNonNull(tablePath, "tablePath");
+    }
+  }
 
   /** The only envelope version this release reads and writes. */
   public static final int SCHEMA_VERSION = 9;
@@ -34,6 +69,9 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     Objects.requireNonNull(writerKind, "writerKind");
     tables = List.copyOf(tables);
     Objects.requireNonNull(protocol, "protocol");
+    if ((writerKind == WriterKind.SCHEMA_APPLY) != (schemaApply != null)) {
+      throw new IllegalArgumentException("a SchemaApply sidecar, and only it, carries the schema apply payload");
+    }
   }
 
   /** @return the sidecar's path under the graph root */
@@ -58,7 +96,8 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
 
   /** @return this sidecar with another payload and pins (used by Phase B confirmation) */
   public RecoverySidecar with(List<TablePin> newTables, ProtocolV3 newProtocol) {
-    return new RecoverySidecar(operationId, startedAtMicros, branch, actorId, writerKind, newTables, newProtocol);
+    return new RecoverySidecar(operationId, startedAtMicros, branch, actorId, writerKind, newTables, newProtocol,
+        schemaApply);
   }
 
   /** The writer that armed a sidecar; JSON names are the reference's Debug names. */
@@ -67,7 +106,7 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     MUTATION("Mutation"),
     /** A bulk load. */
     LOAD("Load"),
-    /** A schema apply (not written by this release; its sidecars are refused). */
+    /** A schema apply (payload {@code protocol_v7}; docs/schema-migration.md, "Recovery"). */
     SCHEMA_APPLY("SchemaApply"),
     /** A branch merge (payload {@code protocol_v4}: a pre-minted transaction chain per table). */
     BRANCH_MERGE("BranchMerge"),

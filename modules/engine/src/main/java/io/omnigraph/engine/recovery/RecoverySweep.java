@@ -252,6 +252,9 @@ public final class RecoverySweep {
     if (s.writerKind() == RecoverySidecar.WriterKind.OPTIMIZE) {
       return processMaintenance(s, mode);
     }
+    if (s.writerKind() == RecoverySidecar.WriterKind.SCHEMA_APPLY) {
+      return processSchemaApply(s, mode);
+    }
     if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
       return new MergeRecovery(this).process(s, mode);
     }
@@ -443,6 +446,114 @@ public final class RecoverySweep {
     sidecars.delete(s.operationId());
     return outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD,
         "published the compacted versions as commit " + l.graphCommitId(), outs);
+  }
+
+  /**
+   * A SchemaApply sidecar (docs/schema-migration.md, "Recovery"). Published (its commit is in main's
+   * lineage): the schema files are promoted if a crash interrupted that, then the sidecar is
+   * finalized. Not published: the apply is rolled back, Armed or EffectsConfirmed alike, and only by a
+   * full sweep: every rewritten table whose HEAD carries exactly the apply's pre-minted Overwrite is
+   * restored to its published version, every table the apply created (at its fresh, unregistered
+   * path) is deleted, and one rollback commit is published. Anything else (a table moved by a
+   * transaction the apply did not plan, a created path the manifest registers) is refused.
+   */
+  private Outcome processSchemaApply(RecoverySidecar s, Mode mode) {
+    ProtocolV3 p = s.protocol();
+    ManifestState state = readState(GraphBranch.MAIN);
+    Map<String, TableClassification> classes = new LinkedHashMap<>();
+    if (visible(state, p.lineage().graphCommitId())) {
+      if (mode != Mode.DRY_RUN) {
+        SchemaFiles.promoteIfBehind(root, state.schemaIrHash());
+      }
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_FORWARD, mode);
+    }
+    if (visible(state, p.rollbackGraphCommitId())) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_BACK, mode);
+    }
+    record Owned(TablePin pin, LanceLocation loc, long head, boolean compensated) {}
+    List<Owned> owned = new ArrayList<>();
+    for (TablePin pin : s.tables()) {
+      Optional<TableEntry> entry = state.table(pin.tableKey());
+      if (entry.isEmpty() || !entry.get().identity().equals(pin.identity())
+          || entry.get().version() != pin.expectedVersion()) {
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "table " + pin.tableKey() + " is no longer"
+            + " published as " + pin.identity() + " at version " + pin.expectedVersion(), List.of());
+      }
+      LanceLocation loc = root.lance(pin.identity().canonicalPath(pin.tableKey()));
+      long head = tables.reader().latestVersionOf(loc);
+      long expected = pin.expectedVersion();
+      if (head == expected) {
+        classes.put(pin.tableKey(), TableClassification.NO_MOVEMENT);
+        continue;
+      }
+      TableEffect e = p.effect(pin.identity()).orElseThrow();
+      Optional<CommittedTransaction> first = tables.reader().transactionAt(loc, expected + 1);
+      boolean ours = first.isPresent() && first.get().readVersion() == e.planned().readVersion()
+          && first.get().uuid().equals(e.planned().uuid());
+      boolean compensated = head == expected + 2 && ours
+          && tables.reader().transactionAt(loc, head).map(t -> t.restores(expected)).orElse(false);
+      if (!ours || (head != expected + 1 && !compensated)) {
+        classes.put(pin.tableKey(), TableClassification.UNEXPECTED_MULTISTEP);
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "table " + pin.tableKey() + " moved to HEAD "
+            + head + " by a transaction the schema apply did not plan: recovery will not restore through it",
+            List.of());
+      }
+      classes.put(pin.tableKey(), TableClassification.ROLLED_PAST_EXPECTED);
+      owned.add(new Owned(pin, loc, head, compensated));
+    }
+    List<RecoverySidecar.CreatedTable> created = new ArrayList<>();
+    for (RecoverySidecar.CreatedTable c : s.schemaApply().created()) {
+      boolean registered = state.tables().values().stream().anyMatch(t -> t.identity().equals(c.identity())
+          || t.path().equals(c.tablePath()));
+      if (registered) {
+        return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "the table " + c.tableKey()
+            + " the schema apply would create at " + c.tablePath() + " is registered in the manifest", List.of());
+      }
+      if (root.hasChildren(c.tablePath())) {
+        created.add(c);
+      }
+    }
+    if (owned.isEmpty() && created.isEmpty()) {
+      return resolveWithoutEffects(s, state, classes, Decision.ROLL_BACK, mode);
+    }
+    if (mode != Mode.FULL) {
+      return outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "the interrupted schema apply is unpublished;"
+          + " only a full sweep (open read-write or 'omnigraph repair') rolls it back", List.of());
+    }
+    List<TableOutcome> outs = new ArrayList<>();
+    List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+    Map<String, Long> expected = new TreeMap<>();
+    for (Owned o : owned) {
+      long restored = o.head();
+      if (!o.compensated()) {
+        try (TableSnapshot head = tables.reader().openAt(o.loc(), o.head())) {
+          restored = tables.writer().restore(head, o.pin().tableKey(), o.pin().expectedVersion());
+        }
+      }
+      long rows;
+      try (TableSnapshot after = tables.reader().openAt(o.loc(), restored)) {
+        rows = tables.reader().countRows(after);
+      }
+      updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), o.pin().tableKey(), restored, rows,
+          o.loc().uri()));
+      expected.put(o.pin().tableKey(), o.pin().expectedVersion());
+      outs.add(new TableOutcome(o.pin().tableKey(), o.compensated() ? o.head() - 1 : o.head(),
+          o.pin().expectedVersion()));
+    }
+    for (RecoverySidecar.CreatedTable c : created) {
+      // A fresh path no registration names: only this apply created a dataset there.
+      root.deletePrefix(c.tablePath());
+      outs.add(new TableOutcome(c.tableKey(), 1, 0));
+    }
+    Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
+    publisher.publish(new ManifestPublisher.PublishRequest(GraphBranch.MAIN, updates, expected, Optional.empty(),
+        new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
+            "recovery: rolled back interrupted schemaapply " + s.operationId(), s.startedAtMicros())));
+    Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
+    audit.append(new AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), outs).row(s));
+    sidecars.delete(s.operationId());
+    return outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "restored " + owned.size() + " table(s),"
+        + " deleted " + created.size() + " created table(s) and published commit " + p.rollbackGraphCommitId(), outs);
   }
 
   static Action refuse(Mode mode) {

@@ -89,6 +89,16 @@ public final class SidecarCodec {
       }
     }
     o.put("schema_apply_manifest_published", false);
+    if (s.schemaApply() != null) {
+      o.put("schema_apply_target_schema_ir_hash", s.schemaApply().targetSchemaIrHash());
+      ArrayNode created = o.putArray("additional_registrations");
+      for (RecoverySidecar.CreatedTable c : s.schemaApply().created()) {
+        ObjectNode n = created.addObject();
+        identity(n, c.identity());
+        n.put("table_key", c.tableKey());
+        n.put("table_path", c.tablePath());
+      }
+    }
     ProtocolV3 v3 = s.protocol();
     ObjectNode p = o.putObject(payloadField(s.writerKind()));
     ObjectNode a = p.putObject("authority");
@@ -163,6 +173,7 @@ public final class SidecarCodec {
   static String payloadField(WriterKind kind) {
     return switch (kind) {
       case ENSURE_INDICES -> "protocol_v8";
+      case SCHEMA_APPLY -> "protocol_v7";
       case BRANCH_MERGE -> "protocol_v4";
       case OPTIMIZE -> "maintenance";
       default -> "protocol_v3";
@@ -249,7 +260,7 @@ public final class SidecarCodec {
     WriterKind kind = WriterKind.fromJson(kindText)
         .orElseThrow(() -> new IllegalArgumentException("unknown writer_kind '" + kindText + "'"));
     if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES
-        && kind != WriterKind.OPTIMIZE && kind != WriterKind.BRANCH_MERGE) {
+        && kind != WriterKind.OPTIMIZE && kind != WriterKind.SCHEMA_APPLY && kind != WriterKind.BRANCH_MERGE) {
       throw new IllegalArgumentException("writer_kind " + kindText
           + " is not a writer this release has, so it cannot recover it");
     }
@@ -257,7 +268,9 @@ public final class SidecarCodec {
     for (String legacy : List.of("merge_source_commit_id", "additional_registrations", "tombstones",
         "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
         "ensure_indices_rollback_v6", "maintenance")) {
-      if (!legacy.equals(payload) && o.node.has(legacy)) {
+      boolean schemaApplyField = kind == WriterKind.SCHEMA_APPLY && (legacy.equals("additional_registrations")
+          || legacy.equals("schema_apply_target_schema_ir_hash"));
+      if (!legacy.equals(payload) && !schemaApplyField && o.node.has(legacy)) {
         throw new IllegalArgumentException("a v9 " + kindText + " sidecar must not carry " + legacy);
       }
     }
@@ -347,9 +360,19 @@ public final class SidecarCodec {
       slots.add(new TableUpdateSlot(identity(u), u.string("table_key"), u.u64("expected_version"),
           u.nullableString("table_branch"), confirmed));
     }
+    RecoverySidecar.SchemaApplyPayload schemaApply = null;
+    if (kind == WriterKind.SCHEMA_APPLY) {
+      List<RecoverySidecar.CreatedTable> created = new ArrayList<>();
+      for (Obj c : o.array("additional_registrations")) {
+        c.allow("identity", "table_key", "table_path");
+        created.add(new RecoverySidecar.CreatedTable(identity(c), c.string("table_key"), c.string("table_path")));
+      }
+      schemaApply = new RecoverySidecar.SchemaApplyPayload(o.string("schema_apply_target_schema_ir_hash"), created);
+    }
     return new RecoverySidecar(o.string("operation_id"), started, o.nullableString("branch"),
         o.nullableString("actor_id"), kind, pins,
-        new ProtocolV3(authority, lineage, p.string("rollback_graph_commit_id"), outcomes, phase, effects, slots));
+        new ProtocolV3(authority, lineage, p.string("rollback_graph_commit_id"), outcomes, phase, effects, slots),
+        schemaApply);
   }
 
   private static TableIdentity identity(Obj o) {
@@ -366,7 +389,8 @@ public final class SidecarCodec {
   /** Shape rules shared by parse and write (docs/sidecar-format.md, "Codec strictness"). */
   private void validate(RecoverySidecar s) {
     fail(s.operationId().isEmpty(), "operation_id is empty");
-    fail(s.tables().isEmpty(), "names no table");
+    // A SchemaApply may change only metadata, registrations or create tables: no rewritten table.
+    fail(s.tables().isEmpty() && s.writerKind() != WriterKind.SCHEMA_APPLY, "names no table");
     ProtocolV3 p = s.protocol();
     fail(!Objects.equals(p.lineage().branch(), s.branch()), "lineage branch " + p.lineage().branch()
         + " differs from the sidecar branch " + s.branch());

@@ -86,6 +86,13 @@ public final class WriteIntent {
   public static WriteIntent arm(SidecarStore store, WriterKind kind, String branch, String actorId, String message,
       Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
       List<PlannedTable> tables) {
+    return arm(store, kind, branch, actorId, message, expectedHead, schema, commitId, createdAtMicros, tables, null);
+  }
+
+  /** {@link #arm}, for a SchemaApply with its payload (the schema it accepts, the tables it creates). */
+  public static WriteIntent arm(SidecarStore store, WriterKind kind, String branch, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      List<PlannedTable> tables, RecoverySidecar.SchemaApplyPayload schemaApply) {
     Objects.requireNonNull(store);
     List<TablePin> pins = new ArrayList<>();
     List<TableEffect> effects = new ArrayList<>();
@@ -103,7 +110,7 @@ public final class WriteIntent {
         null,
         EffectPhase.ARMED, effects, slots);
     RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
-        actorId, kind, pins, p);
+        actorId, kind, pins, p, schemaApply);
     String token = store.arm(s);
     return new WriteIntent(store, s, token);
   }

@@ -50,7 +50,7 @@ public final class SnapshotResolver {
   /** The last schema verified, with the table identities it was verified against. */
   private volatile Verified verified;
 
-  private record Verified(Map<String, TableIdentity> identities, CompiledSchema schema) {}
+  private record Verified(Map<String, TableIdentity> identities, String cutSchemaHash, CompiledSchema schema) {}
 
   /**
    * @param root the graph root
@@ -208,11 +208,20 @@ public final class SnapshotResolver {
   public CompiledSchema schemaAt(ManifestState state) {
     Map<String, TableIdentity> identities = identities(state);
     Verified v = verified;
-    if (v != null && v.identities().equals(identities)) {
+    if (v != null && v.identities().equals(identities) && Objects.equals(v.cutSchemaHash(), state.schemaIrHash())) {
       return v.schema();
     }
-    CompiledSchema schema = SchemaFiles.read(root).orElseThrow(() -> new InternalErrorException("graph at "
-        + root.uri() + " has a manifest but no schema files", null));
+    CompiledSchema schema;
+    if (state.schemaIrHash() != null) {
+      // A schema apply recorded the cut's schema: read it from the immutable history, never from
+      // the schema files, which are promoted only after the commit is visible.
+      schema = v != null && v.schema().ir().hash().equals(state.schemaIrHash()) ? v.schema()
+          : SchemaFiles.readHistory(root, state.schemaIrHash());
+    } else {
+      SchemaFiles.Accepted files = SchemaFiles.readAccepted(root).orElseThrow(() -> new InternalErrorException(
+          "graph at " + root.uri() + " has a manifest but no schema files", null));
+      schema = files.genesisIrHash() == null ? files.schema() : SchemaFiles.readHistory(root, files.genesisIrHash());
+    }
     return accept(schema, state);
   }
 
@@ -225,7 +234,7 @@ public final class SnapshotResolver {
    */
   public CompiledSchema accept(CompiledSchema schema, ManifestState state) {
     requireIdentities(schema, state);
-    verified = new Verified(identities(state), schema);
+    verified = new Verified(identities(state), state.schemaIrHash(), schema);
     return schema;
   }
 

@@ -1,7 +1,5 @@
 package io.omnigraph.engine.table;
 
-import static io.omnigraph.engine.table.LanceCalls.lance;
-
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.storage.LanceLocation;
@@ -484,5 +482,10 @@ public final class TableReader {
       out.add(cur);
     }
     return out;
+  }
+
+  /** One Lance call of this class, its failures mapped ({@link LanceCalls}); a permission error names the read. */
+  private static <T> T lance(String uri, java.util.function.Supplier<T> call) {
+    return LanceCalls.lance(uri, "read", call);
   }
 }
