@@ -143,6 +143,23 @@ public final class TableReader {
   }
 
   /**
+   * A k-nearest-neighbour scan of the pinned version through Lance's vector search (L2), among the
+   * rows passing {@code filter} (a prefilter: applied before the top-k). With an IVF_FLAT index and
+   * {@code nprobes} at least its partition count every partition is searched with exact distances,
+   * so the rows are the exact top-k. Each batch is only valid during the callback.
+   */
+  public void nearestScan(TableSnapshot s, List<String> columns, LanceFilter filter, String column, float[] query, int k,
+      int nprobes, Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().columns(columns)
+        .nearest(new org.lance.ipc.Query.Builder().setColumn(column).setKey(query).setK(k).setNprobes(nprobes)
+            .setMinimumNprobes(nprobes).setDistanceType(org.lance.index.DistanceType.L2).setUseIndex(true).build());
+    if (filter != null) {
+      b.filter(filter.sql()).prefilter(true);
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
    * Scans the pinned version in ascending {@code id} order (UTF-8 byte order), for deterministic
    * export. Each batch is only valid during the callback.
    */
