@@ -147,10 +147,21 @@ final class LanceGraph implements Graph {
 
   @Override
   public LoadResult load(LoadMode mode, Path ndjson, LoadOptions options) {
-    try (InputStream in = Files.newInputStream(ndjson)) {
-      return load(mode, in, options);
+    // Only the input's own failures are blamed on it (docs/errors.md): an undeclared IOException
+    // from Lance's native binding is the graph's storage failing.
+    io.omnigraph.engine.load.TrackedInput in;
+    try {
+      in = new io.omnigraph.engine.load.TrackedInput(Files.newInputStream(ndjson));
     } catch (IOException e) {
       throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+    }
+    try (in) {
+      return load(mode, in, options);
+    } catch (IOException e) {
+      if (in.threw(e)) {
+        throw new InvalidInputException("cannot read " + ndjson + ": " + e.getMessage(), null, e);
+      }
+      throw io.omnigraph.engine.table.LanceErrors.asEngineError(root.uri(), "write", e);
     }
   }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.api.BranchInfo;
 import io.omnigraph.api.Graph;
+import io.omnigraph.api.MergeOptions;
+import io.omnigraph.api.MergeResult;
 import io.omnigraph.cli.Json;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -12,12 +14,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code omnigraph branch create|list|delete} (docs/branches.md). */
+/** {@code omnigraph branch create|list|delete|merge} (docs/branches.md). */
 @Command(
     name = "branch",
     mixinStandardHelpOptions = true,
-    description = "Create, list and delete graph branches.",
-    subcommands = {BranchCommand.Create.class, BranchCommand.ListBranches.class, BranchCommand.Delete.class})
+    description = "Create, list, delete and merge graph branches.",
+    subcommands = {BranchCommand.Create.class, BranchCommand.ListBranches.class, BranchCommand.Delete.class,
+        BranchCommand.Merge.class})
 public final class BranchCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -25,7 +28,7 @@ public final class BranchCommand implements Runnable {
   @Override
   public void run() {
     throw io.omnigraph.cli.CliFailure.usage(
-        "a subcommand is required: create, list or delete (see 'omnigraph branch --help')");
+        "a subcommand is required: create, list, delete or merge (see 'omnigraph branch --help')");
   }
 
   static ObjectNode json(BranchInfo b) {
@@ -117,6 +120,74 @@ public final class BranchCommand implements Runnable {
         }
       }
       return 0;
+    }
+  }
+
+  /** {@code branch merge <source> [--into <target>] [--delete-branch] [<uri>]}. */
+  @Command(name = "merge", mixinStandardHelpOptions = true,
+      description = {"Merge a branch into another (default main): already up to date, fast-forward, or a merge"
+          + " commit with two parents. Conflicts write nothing and exit 3 with every conflict listed."})
+  public static final class Merge extends GraphCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "<source>", description = "The branch to merge from.")
+    String source;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "<uri>", description = "Graph root (or --store).")
+    String positional;
+
+    @Option(names = "--into", paramLabel = "<target>", description = "The branch to merge into (default: main).")
+    String into;
+
+    @Option(names = "--delete-branch", description = "Delete the source branch after a successful merge.")
+    boolean deleteBranch;
+
+    @Option(names = {"-m", "--message"}, paramLabel = "<text>", description = "The merge commit's message.")
+    String message;
+
+    @Option(names = "--actor", paramLabel = "<actor>", description = "Who is merging (recorded in the commit).")
+    String actor;
+
+    @Override
+    public Integer call() {
+      try (Graph graph = open(positional)) {
+        MergeResult r = graph.merge(source, into, new MergeOptions(actor, message, deleteBranch));
+        PrintWriter out = terminal().out();
+        if (output.json()) {
+          out.println(Json.write(json(r)));
+        } else {
+          String what = switch (r.outcome()) {
+            case ALREADY_UP_TO_DATE -> "already up to date";
+            case FAST_FORWARD -> "fast-forward";
+            case MERGED -> "merged";
+          };
+          out.println(what + ": " + r.source() + " (" + r.sourceCommitId() + ") into " + r.target() + ", head "
+              + r.commitId() + (r.baseCommitId() == null ? "" : ", base " + r.baseCommitId()));
+          r.tables().forEach((k, t) -> out.println("  " + k + "\t" + t.route() + "\t+" + t.inserted() + " ~"
+              + t.updated() + " -" + t.deleted() + "\t" + t.transactions() + " transaction(s)"));
+          if (r.sourceDeleted()) {
+            out.println("deleted branch " + r.source());
+          }
+        }
+      }
+      return 0;
+    }
+
+    static ObjectNode json(MergeResult r) {
+      ObjectNode o = Json.object();
+      o.put("outcome", r.outcome().code());
+      o.put("source", r.source());
+      o.put("target", r.target());
+      o.put("source_commit_id", r.sourceCommitId());
+      if (r.baseCommitId() == null) {
+        o.putNull("base_commit_id");
+      } else {
+        o.put("base_commit_id", r.baseCommitId());
+      }
+      o.put("commit_id", r.commitId());
+      ObjectNode tables = o.putObject("tables");
+      r.tables().forEach((k, t) -> tables.putObject(k).put("route", t.route()).put("inserted", t.inserted())
+          .put("updated", t.updated()).put("deleted", t.deleted()).put("transactions", t.transactions()));
+      o.put("source_deleted", r.sourceDeleted());
+      return o;
     }
   }
 }

@@ -84,4 +84,46 @@ class BranchCommandTest {
     assertThat(unknown.exitCode()).isEqualTo(ExitCode.DATA);
     assertThat(CliRun.of("branch", "--help").out()).contains("create", "list", "delete");
   }
+
+  @Test
+  void mergeFastForwardsMergesAndReportsConflictsWithExit3() throws IOException {
+    assertThat(CliRun.of("branch", "create", "dev", graph).exitCode()).isZero();
+    Path rows = Files.writeString(tmp.resolve("dev.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"zoe\"}}\n");
+    CliRun load = CliRun.of("load", "--mode", "merge", "--branch", "dev", "--data", rows.toString(), graph);
+    assertThat(load.exitCode()).as(load.err()).isZero();
+    CliRun ff = CliRun.of("branch", "merge", "dev", graph, "--json");
+    assertThat(ff.exitCode()).as(ff.err()).isZero();
+    ObjectNode r = Json.parseObject(ff.out().strip());
+    assertThat(r.get("outcome").asText()).isEqualTo("fast_forward");
+    assertThat(r.get("tables").get("node:Person").get("inserted").asLong()).isEqualTo(1);
+    String merge = r.get("commit_id").asText();
+    CliRun show = CliRun.of("commit", "show", merge, graph);
+    assertThat(show.exitCode()).as(show.err()).isZero();
+    assertThat(show.out()).contains("parents").contains(r.get("source_commit_id").asText());
+    CliRun showJson = CliRun.of("commit", "show", merge, graph, "--json");
+    assertThat(Json.parseObject(showJson.out().strip()).get("merged_parent_commit_id").asText())
+        .isEqualTo(r.get("source_commit_id").asText());
+    CliRun again = CliRun.of("branch", "merge", "dev", "--into", "main", graph);
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(again.out()).startsWith("already up to date");
+
+    // a divergent insert on both sides: exit 3, every conflict in the JSON error, nothing written
+    Path a = Files.writeString(tmp.resolve("a.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"yan\",\"age\":1}}\n");
+    Path b = Files.writeString(tmp.resolve("b.ndjson"), "{\"type\":\"Person\",\"data\":{\"name\":\"yan\",\"age\":2}}\n");
+    assertThat(CliRun.of("load", "--mode", "merge", "--branch", "dev", "--data", a.toString(), graph).exitCode()).isZero();
+    assertThat(CliRun.of("load", "--mode", "merge", "--data", b.toString(), graph).exitCode()).isZero();
+    CliRun conflict = CliRun.of("branch", "merge", "dev", graph, "--json");
+    assertThat(conflict.exitCode()).isEqualTo(ExitCode.CONFLICT);
+    JsonNode c = Json.parseObject(conflict.err().strip()).get("merge_conflicts");
+    assertThat(c).hasSize(1);
+    assertThat(c.get(0).get("kind").asText()).isEqualTo("divergent_insert");
+    assertThat(c.get(0).get("source").get("data").get("age").asInt()).isEqualTo(1);
+    assertThat(c.get(0).get("target").get("data").get("age").asInt()).isEqualTo(2);
+    assertThat(c.get(0).get("base").isNull()).isTrue();
+
+    CliRun del = CliRun.of("branch", "merge", "dev", "--delete-branch", graph);
+    assertThat(del.exitCode()).isEqualTo(ExitCode.CONFLICT);
+    assertThat(CliRun.of("branch", "list", graph).out()).contains("dev");
+    assertThat(CliRun.of("branch", "merge", "--help").out()).contains("--into", "--delete-branch", "--json");
+  }
 }

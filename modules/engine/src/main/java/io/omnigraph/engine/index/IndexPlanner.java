@@ -30,7 +30,7 @@ public final class IndexPlanner {
   /** Rows per IVF partition the vector index aims for. */
   static final long ROWS_PER_PARTITION = 4096;
   /** At most this many IVF partitions. */
-  static final int MAX_PARTITIONS = 256;
+  public static final int MAX_PARTITIONS = 256;
 
   private IndexPlanner() {}
 

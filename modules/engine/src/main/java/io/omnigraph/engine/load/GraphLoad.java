@@ -63,6 +63,7 @@ public final class GraphLoad {
   private final LoadMode mode;
   private final LoadOptions options;
   private final long started = System.nanoTime();
+  private TrackedInput tracked; // the input as given to run(), to tell its failures from the graph's
   private long lastReport = started;
 
   /**
@@ -83,8 +84,9 @@ public final class GraphLoad {
    * @return what was loaded and the commit it published
    */
   public LoadResult run(InputStream in) {
+    tracked = in instanceof TrackedInput t ? t : new TrackedInput(in);
     // Append and merge may re-prepare, which re-reads the input: keep what the first pass read.
-    ReplayableInput input = new ReplayableInput(in, mode != LoadMode.OVERWRITE);
+    ReplayableInput input = new ReplayableInput(tracked, mode != LoadMode.OVERWRITE);
     return StaleAttempt.withReprepare(() -> attempt(input.next()));
   }
 
@@ -203,7 +205,12 @@ public final class GraphLoad {
     try {
       return loader.load(in);
     } catch (IOException e) {
-      throw new InvalidInputException("cannot read the load input: " + e.getMessage(), null, e);
+      if (tracked != null && tracked.threw(e)) {
+        throw new InvalidInputException("cannot read the load input: " + e.getMessage(), null, e);
+      }
+      // Not the input's: Lance's native binding threw it while writing the graph (e.g. a streamed
+      // overwrite batch into a directory this user may not write).
+      throw io.omnigraph.engine.table.LanceErrors.asEngineError("the graph (branch " + branch + ")", "write", e);
     }
   }
 

@@ -26,7 +26,8 @@ import java.util.Objects;
  * exists can always be rendered and evaluated.
  */
 public sealed interface RowFilter
-    permits RowFilter.Compare, RowFilter.In, RowFilter.And, RowFilter.Or, RowFilter.Not, RowFilter.Constant {
+    permits RowFilter.Compare, RowFilter.In, RowFilter.And, RowFilter.Or, RowFilter.Not, RowFilter.Constant,
+        RowFilter.Text, RowFilter.ListHas {
 
   /** SQL truth values. */
   enum Truth {
@@ -130,6 +131,71 @@ public sealed interface RowFilter
         }
       }
       return Truth.FALSE;
+    }
+  }
+
+  /**
+   * {@code column contains value} (exact, case-sensitive substring) or {@code column starts_with
+   * value} (exact prefix) on a String column (read queries, docs/queries.md "Property matches and
+   * filters").
+   *
+   * @param column a String column
+   * @param prefix true for starts_with, false for contains
+   * @param value the non-null text
+   */
+  record Text(ColumnRef column, boolean prefix, String value) implements RowFilter {
+    public Text {
+      Objects.requireNonNull(column, "column");
+      Objects.requireNonNull(value, "value");
+      if (column.scalarKind() != ScalarKind.STRING) {
+        throw new IllegalArgumentException("column '" + column.name() + "' is not a String column");
+      }
+    }
+
+    @Override
+    public Truth evaluate(RowValues row) {
+      Object v = row.get(column.name());
+      if (v == null) {
+        return Truth.UNKNOWN;
+      }
+      return Truth.of(prefix ? ((String) v).startsWith(value) : ((String) v).contains(value));
+    }
+  }
+
+  /**
+   * List membership: some element of the list {@code column} equals {@code value} (null elements
+   * never match).
+   *
+   * @param column a list column
+   * @param item the element kind
+   * @param value the non-null constant in the element kind's representation
+   */
+  record ListHas(ColumnRef column, ScalarKind item, Object value) implements RowFilter {
+    public ListHas {
+      Objects.requireNonNull(column, "column");
+      Objects.requireNonNull(item, "item");
+      Objects.requireNonNull(value, "value");
+      if (!(column.type() instanceof io.omnigraph.engine.schema.PropertyType.ListOf l) || l.item() != item
+          || item == ScalarKind.BLOB) {
+        throw new IllegalArgumentException("column '" + column.name() + "' is not a list of " + item);
+      }
+    }
+
+    @Override
+    public Truth evaluate(RowValues row) {
+      Object v = row.get(column.name());
+      if (v == null) {
+        return Truth.UNKNOWN;
+      }
+      boolean unknown = false;
+      for (Object e : (List<?>) v) {
+        if (e == null) {
+          unknown = true;
+        } else if (compare(item, e, value) == 0) {
+          return Truth.TRUE;
+        }
+      }
+      return unknown ? Truth.UNKNOWN : Truth.FALSE;
     }
   }
 

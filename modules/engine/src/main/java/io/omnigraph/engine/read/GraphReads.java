@@ -129,7 +129,11 @@ public final class GraphReads {
         return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain(s -> s.query == null || TextSearch.queryTokens(s.query).isEmpty() ? "no query tokens: matches nothing"
             : !ReadExecutor.forcedSearch().equals("memory")
                 && snap.hasIndex(s.binding.tableKey(), new io.omnigraph.engine.table.IndexSpec.Inverted(s.column, null).name())
-                ? "Lance inverted index" : "in memory, no inverted index"));
+                ? "Lance inverted index" : "in memory, no inverted index")
+            + (plan.nearest == null ? "" : new ReadExecutor(snap, plan).vectorIndexFor(((Op.Scan) plan.ops.get(0)).binding()) != null
+                ? "  nearest: Lance vector index " + plan.nearest.column() + "_vec (every partition probed: exact top-" + plan.limit
+                    + ", prefiltered)\n"
+                : "  nearest: exact scan, executor top-" + plan.limit + " heap\n"));
       }
       List<Object[]> rows = new ReadExecutor(snap, plan).run();
       List<Object[]> typed = new ArrayList<>(rows.size());

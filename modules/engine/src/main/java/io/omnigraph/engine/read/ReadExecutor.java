@@ -92,6 +92,7 @@ final class ReadExecutor {
     ResultSink result = new ResultSink(plan);
     Sink head = pipeline(plan.ops, 1, result);
     Op.Scan root = (Op.Scan) plan.ops.get(0);
+    vectorScan = vectorIndexFor(root.binding());
     try {
       scan(root.binding(), null, entities -> {
         List<Row> rows = new ArrayList<>(entities.size());
@@ -332,12 +333,46 @@ final class ReadExecutor {
 
   // ------------------------------------------------------------------ scans
 
+  /** The root scan served by Lance's vector search, or null. */
+  private ReadPlan.NearestSpec vectorScan;
+
+  /**
+   * Forces how {@code nearest} runs: {@code exact} never uses a vector index (system property
+   * {@code omnigraph.nearest}). Default: the index when {@link #vectorIndexFor} allows it.
+   */
+  static String forcedNearest() {
+    return System.getProperty("omnigraph.nearest", "");
+  }
+
+  /**
+   * {@code nearest} is served by the vector index (docs/queries.md, "Search") when the ordered
+   * variable is the query's only operator (a single scan, so the top-k of its rows is the result's
+   * top-k), all its filters are pushed into Lance (so Lance's prefilter is the whole match filter),
+   * the query vector is not null, and the property has the engine's {@code <prop>_vec} index at
+   * the pinned version. Otherwise the exact scan with the executor's top-k heap runs.
+   */
+  ReadPlan.NearestSpec vectorIndexFor(Binding root) {
+    ReadPlan.NearestSpec n = plan.nearest;
+    if (n == null || n.binding() != root || plan.ops.size() != 1 || !root.residual.isEmpty() || n.query() == null
+        || plan.aggregate || plan.limit < 1 || plan.limit > Integer.MAX_VALUE || forcedNearest().equals("exact")) {
+      return null;
+    }
+    String index = new io.omnigraph.engine.table.IndexSpec.Vector(n.column(), null, 1).name();
+    return snap.hasIndex(root.tableKey(), index) ? n : null;
+  }
+
   /** Scans a binding's table with its pushed filter (AND {@code extra}) and residual filters. */
   private void scan(Binding b, RowFilter extra, Consumer<List<Entity>> out) {
     List<String> cols = ReadPlan.columnList(b);
     List<PropertyType> types = new ArrayList<>(b.columns.values());
     RowFilter pushed = b.pushedFilter();
     RowFilter filter = extra == null ? pushed : pushed == null ? extra : new RowFilter.And(List.of(extra, pushed));
+    if (vectorScan != null && vectorScan.binding() == b && extra == null) {
+      count("nearest index " + vectorScan.column());
+      snap.nearestScan(b.tableKey(), cols, filter, vectorScan.column(), vectorScan.query(), (int) plan.limit,
+          io.omnigraph.engine.index.IndexPlanner.MAX_PARTITIONS, batch -> out.accept(entities(b, batch, types)));
+      return;
+    }
     count("scan " + b.tableKey());
     snap.scan(b.tableKey(), cols, filter, batch -> out.accept(entities(b, batch, types)));
   }

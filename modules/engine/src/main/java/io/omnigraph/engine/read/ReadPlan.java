@@ -73,9 +73,11 @@ final class ReadPlan {
   final List<SearchSpec> searches;
   /** The rrf ordering (the first ordering), or null. */
   final Rrf rrf;
+  /** The first ordering's nearest target when it is a nearest ordering, else null. */
+  final NearestSpec nearest;
 
   private ReadPlan(String queryName, List<Binding> bindings, List<Op> ops, List<Projection> projections, boolean aggregate,
-      List<Order> orderings, List<Binding> tieBreak, long limit, List<SearchSpec> searches) {
+      List<Order> orderings, List<Binding> tieBreak, long limit, List<SearchSpec> searches, NearestSpec nearest) {
     this.queryName = queryName;
     this.bindings = bindings;
     this.ops = ops;
@@ -86,6 +88,7 @@ final class ReadPlan {
     this.limit = limit;
     this.searches = searches;
     this.rrf = orderings.isEmpty() ? null : orderings.get(0).rrf();
+    this.nearest = nearest;
   }
 
   /** @return the result columns of a checked query without planning it (for prepared queries) */
@@ -126,8 +129,13 @@ final class ReadPlan {
       projections.add(proj);
     }
     List<Order> orderings = new ArrayList<>();
+    NearestSpec firstNearest = null;
     for (QueryAst.Ordering o : body.orderings()) {
+      planner.nearest = null;
       orderings.add(order(planner, scope, o, projections, aliases, aggregate));
+      if (orderings.size() == 1 && o.expr() instanceof QueryAst.Call c && c.function() == QueryAst.Function.NEAREST) {
+        firstNearest = planner.nearest;
+      }
     }
     List<Binding> tie = scope.values().stream().filter(b -> !b.anonymous()).distinct()
         .sorted(Comparator.comparing(b -> b.written)).toList();
@@ -140,7 +148,7 @@ final class ReadPlan {
       }
     }
     return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit,
-        List.copyOf(planner.searches));
+        List.copyOf(planner.searches), firstNearest);
   }
 
   private static Projection projection(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Projection p,
@@ -253,6 +261,9 @@ final class ReadPlan {
 
     }
     float[] target = query;
+    if (c.args().get(0) instanceof QueryAst.PropAccess pa && vec.vars().size() == 1) {
+      planner.nearest = new NearestSpec(vec.vars().iterator().next(), pa.property(), query);
+    }
     java.util.function.Function<Entity[], Object> fn = s -> {
       float[] x = (float[]) vec.fn().apply(s);
       if (x == null || target == null) {
@@ -298,6 +309,11 @@ final class ReadPlan {
     String text = "rrf(" + arms[0].val().text() + ", " + arms[1].val().text() + ", k=" + k + ")";
     return new Order(null, -1, ScalarKind.F64, true, text, false, spec);
   }
+
+  /**
+   * A {@code nearest} ordering's target: the variable, its vector property and the query vector.
+   */
+  record NearestSpec(Binding binding, String column, float[] query) {}
 
   /**
    * An rrf ordering's state: the arms, and per run each arm's ranked candidate ids.

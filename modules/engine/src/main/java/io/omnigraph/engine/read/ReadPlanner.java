@@ -300,7 +300,9 @@ final class ReadPlanner {
       RowFilter pushed = pushable(b, l, op, r);
       if (pushed != null) {
         b.pushed.add(pushed);
-        String column = pushed instanceof RowFilter.Compare c ? c.column().name() : "";
+        String column = pushed instanceof RowFilter.Compare c ? c.column().name()
+            : pushed instanceof RowFilter.Text t ? t.column().name()
+            : pushed instanceof RowFilter.ListHas h ? h.column().name() : "";
         if (!column.equals("id") && !column.equals("src") && !column.equals("dst")) {
           b.release(column);
         }
@@ -325,6 +327,9 @@ final class ReadPlanner {
 
   /** A Lance filter equivalent to {@code l op r}, or null when it cannot be pushed exactly. */
   private RowFilter pushable(Binding b, Val l, FilterOp op, Val r) {
+    if (op == FilterOp.CONTAINS || op == FilterOp.STARTS_WITH) {
+      return pushableText(b, l, op, r);
+    }
     Val col = l;
     Val cst = r;
     CompOp cmp = compOp(op);
@@ -358,6 +363,40 @@ final class ReadPlanner {
       return null;
     }
     return new RowFilter.Compare(ref, cmp, exact);
+  }
+
+  /**
+   * {@code $v.p contains c}, {@code $v.p starts_with c} on a String column and list membership
+   * ({@code contains} or a property match on a list column) with a constant: a Lance filter
+   * ({@code strpos}, {@code starts_with}, {@code array_has}) with the same meaning, or null.
+   */
+  private RowFilter pushableText(Binding b, Val l, FilterOp op, Val r) {
+    if (l.vars().isEmpty() || !r.vars().isEmpty() || r.type() == null) {
+      return null;
+    }
+    ColumnRef ref = columnRef(b, l.text());
+    if (ref == null) {
+      return null;
+    }
+    Object value = r.fn().apply(new Entity[0]);
+    if (ref.type() instanceof PropertyType.ListOf list) {
+      ScalarKind ck = ReadValues.kind(r.type());
+      if (op != FilterOp.CONTAINS || ck == null || list.item() == ScalarKind.BLOB) {
+        return null;
+      }
+      if (value == null) {
+        return new RowFilter.Constant(false); // null never matches
+      }
+      Object exact = ReadValues.exactIn(list.item(), ck, value);
+      return exact == null ? null : new RowFilter.ListHas(ref, list.item(), exact);
+    }
+    if (ref.scalarKind() != ScalarKind.STRING || ReadValues.kind(r.type()) != ScalarKind.STRING) {
+      return null;
+    }
+    if (value == null) {
+      return new RowFilter.Constant(false);
+    }
+    return new RowFilter.Text(ref, op == FilterOp.STARTS_WITH, (String) value);
   }
 
   /** The column a single-variable access {@code $v.p} reads, or null for other expressions. */
@@ -622,6 +661,9 @@ final class ReadPlanner {
           new ErrorDetail.Validation(null, null, null, "unsupported_query"));
     }
   }
+
+  /** Set by the last compiled nearest ordering (read by {@link ReadPlan}). */
+  ReadPlan.NearestSpec nearest;
 
   /** Every full-text search of the query, computed once per run (docs/queries.md, "Search"). */
   final List<SearchSpec> searches = new ArrayList<>();

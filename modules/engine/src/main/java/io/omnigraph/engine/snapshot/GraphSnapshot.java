@@ -317,6 +317,13 @@ public final class GraphSnapshot implements AutoCloseable {
         maxExpansions, batches);
   }
 
+  /** A k-nearest-neighbour scan of one table of the cut (see {@link io.omnigraph.engine.table.TableReader#nearestScan}). */
+  public void nearestScan(String tableKey, List<String> columns, RowFilter filter, String column, float[] query, int k,
+      int nprobes, Consumer<VectorSchemaRoot> batches) {
+    tables.nearestScan(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), column, query, k, nprobes,
+        batches);
+  }
+
   /** @return whether the table's pinned version has an index of that name */
   public boolean hasIndex(String tableKey, String indexName) {
     return indexes.computeIfAbsent(tableKey, k -> Set.copyOf(tables.indexNames(table(k)))).contains(indexName);

@@ -28,6 +28,8 @@ public final class LanceErrors {
     REF_CONFLICT,
     /** Input Lance refused (bad filter, schema mismatch, nulls in a non-null field). */
     INVALID_INPUT,
+    /** The operating system or the object store refused access ({@code Permission denied (os error 13)}). */
+    PERMISSION,
     /** An object-store I/O failure reported by Lance. */
     IO,
     /** Anything else. */
@@ -68,10 +70,36 @@ public final class LanceErrors {
         || m.contains("contained null values even though the field is marked non-null")) {
       return Failure.INVALID_INPUT;
     }
+    if (m.contains("Permission denied") || m.contains("(os error 13)") || m.contains("Operation not permitted (os error 1)")
+        || m.contains("Read-only file system (os error 30)")) {
+      return Failure.PERMISSION;
+    }
     if (m.contains("LanceError(IO)") || m.toLowerCase(Locale.ROOT).contains("object at location")) {
       return Failure.IO;
     }
     return Failure.OTHER;
+  }
+
+  /**
+   * Maps a Lance failure caught outside a {@code TableReader}/{@code TableWriter} call (e.g. an
+   * undeclared {@code IOException} from the native binding) to the engine's typed error.
+   *
+   * @param uri the graph or table the failing work was on
+   * @param operation what it was doing ({@code write}, {@code read}), named in a permission error
+   * @param cause the failure
+   * @return the typed error to throw
+   */
+  public static RuntimeException asEngineError(String uri, String operation, Throwable cause) {
+    return LanceCalls.mapped(uri, operation, cause);
+  }
+
+  /**
+   * @param t a Lance failure
+   * @return the path Lance names ({@code at path "..."}), if any
+   */
+  public static java.util.Optional<String> path(Throwable t) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("at path \"([^\"]+)\"").matcher(String.valueOf(t.getMessage()));
+    return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
   }
 
   /** @return the message without Lance's trailing Rust source location ({@code , /path/file.rs:12:34}) */

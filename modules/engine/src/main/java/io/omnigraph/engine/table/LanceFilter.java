@@ -124,6 +124,15 @@ public final class LanceFilter {
         literal(in.column(), in.values().get(i), b);
       }
       b.append("))");
+    } else if (f instanceof RowFilter.Text t) {
+      // strpos is 1-based (0: absent), so an empty needle is found in every non-null value
+      b.append(t.prefix() ? "starts_with(" : "(strpos(").append(quotedIdentifier(t.column().name())).append(", ")
+          .append(quote(t.value())).append(t.prefix() ? ")" : ") > 0)");
+    } else if (f instanceof RowFilter.ListHas h) {
+      b.append("array_has(").append(quotedIdentifier(h.column().name())).append(", ");
+      literal(new io.omnigraph.engine.gq.ColumnRef(h.column().name(), new io.omnigraph.engine.schema.PropertyType.Scalar(h.item()),
+          true), h.value(), b);
+      b.append(')');
     } else if (f instanceof RowFilter.And and) {
       junction(and.parts(), " AND ", "TRUE", b);
     } else if (f instanceof RowFilter.Or or) {

@@ -1,7 +1,5 @@
 package io.omnigraph.engine.table;
 
-import static io.omnigraph.engine.table.LanceCalls.lance;
-
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.storage.LanceLocation;
@@ -138,6 +136,23 @@ public final class TableReader {
     ScanOptions.Builder b = new ScanOptions.Builder().columns(columns)
         .fullTextQuery(org.lance.ipc.FullTextQuery.match(query, column, 1.0f, java.util.Optional.of(fuzziness), maxExpansions,
             org.lance.ipc.FullTextQuery.Operator.OR, 0));
+    if (filter != null) {
+      b.filter(filter.sql()).prefilter(true);
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
+   * A k-nearest-neighbour scan of the pinned version through Lance's vector search (L2), among the
+   * rows passing {@code filter} (a prefilter: applied before the top-k). With an IVF_FLAT index and
+   * {@code nprobes} at least its partition count every partition is searched with exact distances,
+   * so the rows are the exact top-k. Each batch is only valid during the callback.
+   */
+  public void nearestScan(TableSnapshot s, List<String> columns, LanceFilter filter, String column, float[] query, int k,
+      int nprobes, Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().columns(columns)
+        .nearest(new org.lance.ipc.Query.Builder().setColumn(column).setKey(query).setK(k).setNprobes(nprobes)
+            .setMinimumNprobes(nprobes).setDistanceType(org.lance.index.DistanceType.L2).setUseIndex(true).build());
     if (filter != null) {
       b.filter(filter.sql()).prefilter(true);
     }
@@ -394,5 +409,10 @@ public final class TableReader {
       out.add(cur);
     }
     return out;
+  }
+
+  /** One Lance call of this class, its failures mapped ({@link LanceCalls}); a permission error names the read. */
+  private static <T> T lance(String uri, java.util.function.Supplier<T> call) {
+    return LanceCalls.lance(uri, "read", call);
   }
 }

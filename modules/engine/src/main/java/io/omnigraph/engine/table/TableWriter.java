@@ -1,7 +1,5 @@
 package io.omnigraph.engine.table;
 
-import static io.omnigraph.engine.table.LanceCalls.lance;
-
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InternalErrorException;
@@ -784,5 +782,10 @@ public final class TableWriter {
           new ErrorDetail.ReadSetConflict("table_head:" + tableKey, null, null), e);
     }
     return e;
+  }
+
+  /** One Lance call of this class, its failures mapped ({@link LanceCalls}); a permission error names the write. */
+  private static <T> T lance(String uri, java.util.function.Supplier<T> call) {
+    return LanceCalls.lance(uri, "write", call);
   }
 }

@@ -374,4 +374,40 @@ class BranchMergeTest {
     assertThat(graph.branches()).extracting(b -> b.name()).containsExactly("main");
     assertThat(export("main")).contains("\"bob\"");
   }
+
+  static final String KEYED_EDGES = """
+      node Author {
+        name: String @key
+      }
+      node Book {
+        isbn: String @key
+      }
+      edge Wrote: Author -> Book {
+        role: String?
+        @key(src, dst)
+      }
+      """;
+
+  @Test
+  void theSameKeyedEdgeInsertedOnBothSidesConvergesToOneRow() {
+    graph.close();
+    root = dir.resolve("keyed");
+    graph = Omnigraph.init(root.toString(), KEYED_EDGES);
+    load("main", LoadMode.MERGE, "{\"type\":\"Author\",\"data\":{\"name\":\"okafor\"}}\n"
+        + "{\"type\":\"Book\",\"data\":{\"isbn\":\"978-1\"}}\n{\"type\":\"Book\",\"data\":{\"isbn\":\"978-2\"}}\n");
+    graph.createBranch("f", null);
+    String wrote = "{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"978-1\",\"data\":{\"role\":\"author\"}}\n";
+    load("f", LoadMode.MERGE, wrote);
+    load("main", LoadMode.MERGE, wrote);
+    MergeResult r = merge("f", "main");
+    assertThat(r.outcome()).isEqualTo(MergeOutcome.MERGED);
+    assertThat(export("main").lines().filter(l -> l.contains("\"Wrote\""))).hasSize(1);
+    // the same relationship with different values on the two sides is recognised as one row in conflict
+    load("f", LoadMode.MERGE, "{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"978-2\",\"data\":{\"role\":\"a\"}}\n");
+    load("main", LoadMode.MERGE, "{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"978-2\",\"data\":{\"role\":\"b\"}}\n");
+    List<ErrorDetail.MergeConflict> cs = conflictsOf(() -> merge("f", "main"));
+    assertThat(cs).extracting(ErrorDetail.MergeConflict::kind).containsExactly("divergent_insert");
+    assertThat(cs.get(0).entityKind()).isEqualTo("edge");
+    assertThat(cs.get(0).typeName()).isEqualTo("Wrote");
+  }
 }

@@ -37,6 +37,8 @@ class LanceErrorsTest {
       "Append with different schema: fields did not match, missing=[a], unexpected=[b]|INVALID_INPUT",
       "Field id contained null values even though the field is marked non-null|INVALID_INPUT",
       "LanceError(IO): Generic S3 error: 403 Forbidden|IO",
+      "LanceError(IO): Permission denied (os error 13) at path \"/g/nodes/x/data/.tmpnN73Lo\", /workspace/rust/lance-io/src/object_store.rs:746:21|PERMISSION",
+      "LanceError(IO): Read-only file system (os error 30)|PERMISSION",
       "LanceError(IO): Object at location data/x.lance not found|IO",
       "Dataset is closed|OTHER",
   })
