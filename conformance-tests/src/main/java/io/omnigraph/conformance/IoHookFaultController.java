@@ -45,6 +45,7 @@ public final class IoHookFaultController implements FaultController, StorageIoHo
       case DELETE -> Operation.DELETE;
       case LIST_PAGE -> Operation.LIST_PAGE;
       case PUT_APPLIED -> null; // the second half of a put, not a request of its own
+      case SYNC -> null; // a durability step of the local adapter, not a request
     };
   }
 

@@ -139,12 +139,68 @@ class ServerHttpTest {
   }
 
   @Test
-  void readOnlyRefusesWritesWith403AndServesReads() {
+  void readOnlyRefusesEveryWriteRouteWith403AndServesReads() {
     URI u = start(b -> b.readOnly(true));
+    String head = graph.commits().get(0).id();
+    // valid requests: a route not flagged as a write would answer 200 here
     error(Http.postJson(u, "/graphs/lib/mutate", ALICE, ADD), 403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/change", ALICE, ADD), 403, "forbidden");
+    error(Http.send(u, "POST", "/graphs/lib/mutate/if-graph-commit", ALICE, "application/json", ADD), 403, "forbidden");
     error(Http.send(u, "POST", "/graphs/lib/load/ndjson", ALICE, "application/x-ndjson", GraphContract.DATA), 403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/load", ALICE, "{\"data\":" + quote(GraphContract.DATA) + "}"), 403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/ensure-indices", ALICE, "{}"), 403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/schema/apply", ALICE, "{\"schema_source\":" + quote(GraphContract.SCHEMA) + "}"),
+        403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/branches", ALICE, "{\"name\":\"ro\"}"), 403, "forbidden");
+    error(Http.postJson(u, "/graphs/lib/branches/merge", ALICE, "{\"source\":\"main\",\"target\":\"main\"}"), 403, "forbidden");
+    error(Http.send(u, "DELETE", "/graphs/lib/branches/ro", ALICE, null, null), 403, "forbidden");
     assertThat(Http.get(u, "/graphs/lib/schema", ALICE).statusCode()).isEqualTo(200);
-    assertThat(graph.commits()).hasSize(1);
+    assertThat(Http.get(u, "/graphs/lib/snapshot", ALICE).statusCode()).isEqualTo(200);
+    assertThat(Http.postJson(u, "/graphs/lib/export", ALICE, "{}").statusCode()).isEqualTo(200);
+    assertThat(Http.postJson(u, "/graphs/lib/schema/plan", ALICE, "{\"schema_source\":" + quote(GraphContract.SCHEMA) + "}")
+        .statusCode()).isEqualTo(200);
+    assertThat(json(Http.get(u, "/healthz", null)).path("read_only").asBoolean()).isTrue();
+    assertThat(graph.commits()).extracting(io.omnigraph.api.CommitInfo::id).containsExactly(head);
+    assertThat(graph.branches()).extracting(io.omnigraph.api.BranchInfo::name).containsExactly("main");
+  }
+
+  @Test
+  void anErrorAnswerBeforeTheBodyIsReadKeepsTheConnectionUsable() throws Exception {
+    URI u = start(b -> b.readOnly(true));
+    String body = "{\"name\":\"ro\"}";
+    try (Http.Raw raw = new Http.Raw(u)) {
+      // the body arrives after the refusal is decided: it is read and discarded, the connection stays open
+      raw.write("POST /graphs/lib/branches HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + ALICE
+          + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body.substring(0, 5));
+      Thread.sleep(300);
+      raw.write(body.substring(5));
+      assertThat(raw.response()).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("connection: close");
+      raw.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      assertThat(raw.response()).startsWith("HTTP/1.1 200");
+    }
+    try (Http.Raw raw = new Http.Raw(u)) {
+      // a chunked body likewise (HttpGraph streams loads chunked)
+      raw.startChunked("POST", "/graphs/lib/load/ndjson", ALICE, "application/x-ndjson");
+      raw.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"x\"}}\n");
+      Thread.sleep(300);
+      raw.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"y\"}}\n");
+      raw.endChunks();
+      assertThat(raw.response()).startsWith("HTTP/1.1 403").doesNotContainIgnoringCase("connection: close");
+      raw.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      assertThat(raw.response()).startsWith("HTTP/1.1 200");
+    }
+    try (Http.Raw raw = new Http.Raw(u)) {
+      // a body over its limit is never read: the answer says the connection closes
+      raw.write("POST /graphs/lib/branches HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + ALICE
+          + "\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{");
+      assertThat(raw.response()).startsWith("HTTP/1.1 403").containsIgnoringCase("connection: close");
+    }
+    // and through a pooling client, alternating refused writes and reads never meets a dead connection
+    for (int i = 0; i < 30; i++) {
+      error(Http.postJson(u, "/graphs/lib/branches", ALICE, body), 403, "forbidden");
+      error(Http.postJson(u, "/graphs/lib/load", ALICE, "{\"data\":" + quote("x".repeat(100_000)) + "}"), 403, "forbidden");
+      assertThat(Http.get(u, "/graphs/lib/branches", ALICE).statusCode()).isEqualTo(200);
+    }
   }
 
   @Test
@@ -252,13 +308,11 @@ class ServerHttpTest {
       slow.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"slow\"}}\n");
       HttpResponse<String> second = null;
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (System.nanoTime() < deadline) {
-        second = Http.postJson(u, "/graphs/lib/mutate", ALICE, ADD);
-        if (second.statusCode() == 429) {
-          break;
-        }
+      // Wait without writing (a probing write could take alice's one slot first): /healthz counts it.
+      while (System.nanoTime() < deadline && !json(Http.get(u, "/healthz", null)).path("writes_in_flight").asText().equals("1")) {
         Thread.sleep(20);
       }
+      second = Http.postJson(u, "/graphs/lib/mutate", ALICE, ADD);
       error(second, 429, "too_many_requests");
       assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
       // another actor is not held back

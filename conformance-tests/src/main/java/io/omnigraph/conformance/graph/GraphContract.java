@@ -583,6 +583,60 @@ public abstract class GraphContract {
     assertThat(g.commits()).hasSize(before + 1);
   }
 
+  @Test
+  public void aSchemaPlanNamesItsStepsAndWritesNothing() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    int before = g.commits().size();
+    io.omnigraph.api.SchemaPlan plan = g.planSchema(SCHEMA.replace("  born: I32?\n", "  born: I32?\n  nick: String?\n"));
+    assertThat(plan.supported()).isTrue();
+    assertThat(plan.acceptedIdentity()).isEqualTo(g.schema().identity());
+    assertThat(plan.desiredIdentity()).isNotEqualTo(plan.acceptedIdentity());
+    assertThat(plan.steps()).hasSize(1);
+    assertThat(plan.steps().get(0).kind()).isEqualTo("add_property");
+    assertThat(plan.steps().get(0).fields()).containsEntry("type_name", "Author").containsEntry("property_name", "nick")
+        .containsEntry("property_type", "String?");
+    io.omnigraph.api.SchemaPlan bad = g.planSchema(SCHEMA.replace("  born: I32?\n", "  born: I32?\n  nick: String\n"));
+    assertThat(bad.supported()).isFalse();
+    assertThat(bad.unsupportedChanges()).singleElement().satisfies(st -> {
+      assertThat(st.field("code")).isNotBlank();
+      assertThat(st.field("reason")).isNotBlank();
+      assertThat(st.field("entity")).contains("nick");
+    });
+    io.omnigraph.api.SchemaPlan same = g.planSchema(SCHEMA);
+    assertThat(same.empty()).isTrue();
+    assertThat(same.desiredIdentity()).isEqualTo(same.acceptedIdentity());
+    assertKind(catchThrowableOfType(InvalidInputException.class, () -> g.planSchema("node {")), 400, "bad_request");
+    assertThat(g.commits()).hasSize(before);
+    assertThat(g.schema().source()).isEqualTo(SCHEMA);
+  }
+
+  @Test
+  public void applyingTheAcceptedSchemaChangesNothingAndRefusalsAreTyped() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    int before = g.commits().size();
+    io.omnigraph.api.SchemaApplyResult same = g.applySchema(SCHEMA, io.omnigraph.api.SchemaApplyOptions.defaults()
+        .withActor(actor()));
+    assertThat(same.applied()).isFalse();
+    assertThat(same.commitId()).isNull();
+    assertThat(same.steps()).isEmpty();
+    assertThat(same.schemaIdentity()).isEqualTo(g.schema().identity());
+    InvalidInputException unsupported = catchThrowableOfType(InvalidInputException.class, () -> g.applySchema(
+        SCHEMA.replace("  born: I32?\n", "  born: I32?\n  nick: String\n"), io.omnigraph.api.SchemaApplyOptions.defaults()));
+    assertKind(unsupported, 400, "bad_request");
+    assertThat(unsupported.detail()).get().isInstanceOfSatisfying(ErrorDetail.Validation.class,
+        v -> assertThat(v.rule()).isEqualTo("unsupported_schema_change"));
+    g.createBranch("dev", null);
+    ConflictException branches = catchThrowableOfType(ConflictException.class, () -> g.applySchema(
+        SCHEMA.replace("  born: I32?\n", "  born: I32?\n  nick: String?\n"), io.omnigraph.api.SchemaApplyOptions.defaults()));
+    assertKind(branches, 409, "conflict");
+    assertThat(branches.detail()).get().isInstanceOfSatisfying(ErrorDetail.Validation.class,
+        v -> assertThat(v.rule()).isEqualTo("schema_apply_branches"));
+    assertThat(g.commits()).hasSize(before);
+    assertThat(g.schema().source()).isEqualTo(SCHEMA);
+  }
+
   // --- commits and schema ---
 
   @Test

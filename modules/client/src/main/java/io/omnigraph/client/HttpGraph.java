@@ -476,26 +476,57 @@ public final class HttpGraph implements Graph {
 
   // --- schema & maintenance ---
 
-  /**
-   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/plan} is the server lane's).
-   *
-   * @throws io.omnigraph.api.InvalidInputException always
-   */
+  /** {@code POST schema/plan {"schema_source"}} → {@code {supported, accepted_identity, desired_identity, steps}}. */
   @Override
   public io.omnigraph.api.SchemaPlan planSchema(String pgText) {
-    throw new io.omnigraph.api.InvalidInputException("schema plan is not available through the HTTP client yet;"
-        + " run 'omnigraph schema plan <uri> <file.pg>' against the graph root", null);
+    Objects.requireNonNull(pgText, "pgText");
+    ObjectNode body = JSON.createObjectNode();
+    body.put("schema_source", pgText);
+    JsonNode r = json(post("schema/plan", body));
+    return new io.omnigraph.api.SchemaPlan(r.path("supported").asBoolean(), steps(r.path("steps")),
+        r.path("accepted_identity").asText(), r.path("desired_identity").asText());
   }
 
   /**
-   * Not served over HTTP yet ({@code POST /graphs/{id}/schema/apply} is the server lane's).
-   *
-   * @throws io.omnigraph.api.InvalidInputException always
+   * {@code POST schema/apply {"schema_source", "allow_data_loss", "message"}}; the commit (if any) is
+   * authored by the token's actor.
    */
   @Override
   public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
-    throw new io.omnigraph.api.InvalidInputException("schema apply is not available through the HTTP client yet;"
-        + " run 'omnigraph schema apply <uri> <file.pg>' against the graph root", null);
+    Objects.requireNonNull(pgText, "pgText");
+    Objects.requireNonNull(options, "options");
+    ObjectNode body = JSON.createObjectNode();
+    body.put("schema_source", pgText);
+    body.put("allow_data_loss", options.allowDataLoss());
+    if (options.message() != null) {
+      body.put("message", options.message());
+    }
+    JsonNode r = json(post("schema/apply", body));
+    JsonNode commit = r.path("commit");
+    return new io.omnigraph.api.SchemaApplyResult(uri(), r.path("applied").asBoolean(),
+        commit.isObject() ? commit.path("graph_commit_id").asText() : null, r.path("schema_identity").asText(),
+        steps(r.path("steps")));
+  }
+
+  private static List<io.omnigraph.api.SchemaPlanStep> steps(JsonNode steps) {
+    List<io.omnigraph.api.SchemaPlanStep> out = new ArrayList<>();
+    for (JsonNode step : steps) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      step.fields().forEachRemaining(e -> {
+        if (e.getKey().equals("kind")) {
+          return;
+        }
+        if (e.getValue().isArray()) {
+          List<String> values = new ArrayList<>();
+          e.getValue().forEach(v -> values.add(v.asText()));
+          fields.put(e.getKey(), values);
+        } else {
+          fields.put(e.getKey(), e.getValue().asText());
+        }
+      });
+      out.add(new io.omnigraph.api.SchemaPlanStep(step.path("kind").asText(), fields));
+    }
+    return out;
   }
 
   /** {@code POST ensure-indices}; the commit (if any) is authored by the token's actor. */

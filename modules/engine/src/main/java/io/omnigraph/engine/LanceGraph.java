@@ -254,15 +254,10 @@ final class LanceGraph implements Graph {
   }
 
   private MutationResult run(MutationPlan plan, MutationOptions options, CompiledSchema compiledAgainst) {
-    return underWriteGate(() -> {
-      writeGate.lock();
-      try {
-        return new GraphMutation(writeContext(), options.branchOrMain(), options)
-            .expectingSchema(compiledAgainst.ir().hash()).run(plan);
-      } finally {
-        writeGate.unlock();
-      }
-    });
+    // Preparation runs concurrently (also between threads of this JVM); GraphWrite enters the
+    // effect window (gate + lease) itself and the publish compare-and-set decides (docs/concurrency.md).
+    return underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
+        .expectingSchema(compiledAgainst.ir().hash()).run(plan));
   }
 
   @Override

@@ -54,7 +54,7 @@ public final class OmnigraphEngine implements GraphEngine {
     TableStore tables = null;
     try {
       tables = new TableStore();
-      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       SnapshotResolver snapshots = GraphInit.create(root, tables, manifest, schema);
       return new LanceGraph(root, tables, manifest, snapshots, schema);
     } catch (RuntimeException e) {
@@ -79,7 +79,7 @@ public final class OmnigraphEngine implements GraphEngine {
     TableStore tables = null;
     try {
       tables = new TableStore();
-      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       // The stamp is checked before anything else of the graph is read (docs/on-disk-layout.md,
       // "Storage version").
       try {
@@ -157,7 +157,7 @@ public final class OmnigraphEngine implements GraphEngine {
     TableStore tables = null;
     try {
       tables = new TableStore();
-      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH));
+      ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       try {
         SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
         CompiledSchema schema = snapshots.schemaAt(snapshots.latest());

@@ -51,7 +51,7 @@ class GraphLoadTest {
   void appendThenExportGivesBackTheSameRows() {
     LoadResult r = load(graph, LoadMode.APPEND, PEOPLE);
     assertThat(r.rowsRead()).isEqualTo(4);
-    assertThat(r.phaseNanos()).containsOnlyKeys("validate", "stage", "commit", "publish");
+    assertThat(r.phaseNanos()).containsOnlyKeys("validate", "stage", "commit", "sync", "publish");
     assertThat(r.rowsByTable()).containsExactlyInAnyOrderEntriesOf(
         Map.of("node:Person", 2L, "node:Company", 1L, "edge:WorksAt", 1L));
     String exported = export(graph);

@@ -68,6 +68,7 @@ final class ApiHandler extends Handler.Abstract {
         o.put("status", "ok");
         o.put("version", OmnigraphServer.version());
         o.put("read_only", settings.readOnly());
+        o.put("writes_in_flight", inFlight.values().stream().mapToInt(java.util.concurrent.atomic.AtomicInteger::get).sum());
         x.sendJson(200, o);
         return true;
       }
@@ -214,6 +215,7 @@ final class ApiHandler extends Handler.Abstract {
     x.response.reset();
     x.response.getHeaders().put(REQUEST_ID_HEADER, x.requestId);
     headers.forEach((k, v) -> x.response.getHeaders().put(k, v));
+    x.settleBody(status == 413);
     x.send(status, Exchange.JSON_TYPE, json.getBytes(StandardCharsets.UTF_8));
     return null;
   }

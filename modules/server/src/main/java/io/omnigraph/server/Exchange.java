@@ -102,6 +102,39 @@ final class Exchange {
     return body;
   }
 
+  /**
+   * Before an error answer: reads and discards the rest of a request body the route did not read to
+   * its end, up to the route's body limit. Otherwise the server would close the connection with
+   * unread bytes, and the client — still sending, or reusing the connection — would see a reset
+   * instead of the answer. A body over the limit (or cut short by the client) is not read further:
+   * the answer then says {@code Connection: close}.
+   *
+   * @param overLimit the answer refuses the body for its size: never read the rest
+   */
+  void settleBody(boolean overLimit) {
+    if (body != null && body.eof) {
+      return;
+    }
+    long declared = request.getLength();
+    boolean chunked = header(HttpHeader.TRANSFER_ENCODING.asString()) != null;
+    if (declared == 0 || (declared < 0 && !chunked)) {
+      return;
+    }
+    if (!overLimit && declared <= bodyLimit) {
+      try {
+        InputStream in = body != null ? body : new LimitedInputStream(Content.Source.asInputStream(request), bodyLimit);
+        byte[] skip = new byte[8192];
+        while (in.read(skip) >= 0) {
+          // discard
+        }
+        return;
+      } catch (IOException | RuntimeException e) {
+        // over the limit after all, or the client went away: close the connection
+      }
+    }
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+  }
+
   /** @return true when the body stream was cut at the limit */
   boolean bodyExceeded() {
     return body != null && body.exceeded;
@@ -165,6 +198,18 @@ final class Exchange {
     return n.textValue();
   }
 
+  static boolean bool(ObjectNode body, String field) {
+    JsonNode n = body.get(field);
+    if (n == null || n.isNull()) {
+      return false;
+    }
+    if (!n.isBoolean()) {
+      throw new InvalidInputException("request field '" + field + "' must be true or false",
+          new ErrorDetail.Validation(null, null, field, "type_mismatch"));
+    }
+    return n.booleanValue();
+  }
+
   static String requiredText(ObjectNode body, String... names) {
     for (String n : names) {
       String v = text(body, n);
@@ -196,10 +241,12 @@ final class Exchange {
 
   /** A body stream that counts and fails once more than {@code limit} bytes have been read. */
   static final class LimitedInputStream extends InputStream {
-    private final InputStream in;
+    final InputStream in;
     private final long limit;
     long count;
     boolean exceeded;
+    /** True once a read returned the end of the body. */
+    boolean eof;
 
     LimitedInputStream(InputStream in, long limit) {
       this.in = in;
@@ -207,6 +254,9 @@ final class Exchange {
     }
 
     private int check(int n) throws IOException {
+      if (n < 0) {
+        eof = true;
+      }
       if (n > 0) {
         count += n;
         if (count > limit) {
@@ -222,6 +272,8 @@ final class Exchange {
       int b = in.read();
       if (b >= 0) {
         check(1);
+      } else {
+        eof = true;
       }
       return b;
     }

@@ -66,6 +66,12 @@ final class GraphRoutes {
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::ensureIndices));
     r.add(new Route("GET", "schema", false, false, "The accepted schema source",
         null, Exchange.JSON_TYPE, GraphRoutes::schema));
+    r.add(new Route("POST", "schema/plan", false, false,
+        "Plan the migration from the accepted schema to a desired .pg ({schema_source}); writes nothing",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::schemaPlan));
+    r.add(new Route("POST", "schema/apply", true, false,
+        "Apply a desired .pg as one commit ({schema_source, allow_data_loss?, message?})",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::schemaApply));
     r.add(new Route("POST", "load", true, true, "Load NDJSON given as a JSON string as one commit",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::loadJson));
     r.add(new Route("POST", "load/ndjson", true, true, "Load a raw NDJSON body, streamed into the loader, as one commit",
@@ -81,6 +87,9 @@ final class GraphRoutes {
         null, Exchange.JSON_TYPE, GraphRoutes::branches));
     r.add(new Route("POST", "branches", true, false, "Create a branch at a branch head or a commit ({name, from})",
         Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::createBranch));
+    r.add(new Route("POST", "branches/merge", true, false,
+        "Merge a source branch into a target branch ({source, target?, message?, delete_branch?}); 409 merge_conflicts",
+        Exchange.JSON_TYPE, Exchange.JSON_TYPE, GraphRoutes::merge));
     r.add(new Route("DELETE", "branches/{branch*}", true, false, "Delete a branch; never main",
         null, Exchange.JSON_TYPE, GraphRoutes::deleteBranchByPath));
     r.add(new Route("GET", "recoveries", false, false, "The recovery audit, oldest first",
@@ -113,6 +122,39 @@ final class GraphRoutes {
     x.allowQueryParams(Set.of("branch"));
     checkBranch(x.graph, x.queryParam("branch"));
     x.sendJson(200, Wire.schema(x.graph.schema()));
+  }
+
+  private static void schemaPlan(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("schema_source"));
+    io.omnigraph.api.SchemaPlan plan = x.graph.planSchema(Exchange.requiredText(body, "schema_source"));
+    x.sendJson(200, Wire.schemaPlan(plan));
+  }
+
+  private static void schemaApply(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("schema_source", "allow_data_loss", "message"));
+    String source = Exchange.requiredText(body, "schema_source");
+    io.omnigraph.api.SchemaApplyResult r = x.graph.applySchema(source,
+        new io.omnigraph.api.SchemaApplyOptions(Exchange.bool(body, "allow_data_loss"), x.actor, Exchange.text(body, "message")));
+    ObjectNode o = Wire.schemaApply(r, r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null));
+    if (x.actor != null) {
+      o.put("actor_id", x.actor);
+    }
+    x.sendJson(200, o);
+  }
+
+  private static void merge(Exchange x) {
+    x.allowQueryParams(Set.of());
+    ObjectNode body = x.jsonBody(Set.of("source", "target", "message", "delete_branch"));
+    String source = Exchange.requiredText(body, "source");
+    io.omnigraph.api.MergeResult r = x.graph.merge(source, Exchange.text(body, "target"),
+        new io.omnigraph.api.MergeOptions(x.actor, Exchange.text(body, "message"), Exchange.bool(body, "delete_branch")));
+    ObjectNode o = Wire.merge(r);
+    if (x.actor != null) {
+      o.put("actor_id", x.actor);
+    }
+    x.sendJson(200, o);
   }
 
   private static void ensureIndices(Exchange x) {

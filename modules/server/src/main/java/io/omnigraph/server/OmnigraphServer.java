@@ -265,6 +265,9 @@ public final class OmnigraphServer implements AutoCloseable {
       connector.setPort(port);
       // Long loads and exports keep a connection busy without I/O; do not cut them.
       connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());
+      // During a graceful stop a connection idle for more than 1 s is closed (Jetty's shutdown idle
+      // timeout): that is what ends idle keep-alive connections, so it stays at 1 s; a request whose
+      // client sends nothing for that long during the stop is cut like any other at the deadline.
       jetty.addConnector(connector);
       Map<String, Graph> served = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(graphs));
       jetty.setHandler(new GracefulHandler(new ApiHandler(settings, served)));

@@ -152,6 +152,72 @@ final class Wire {
     return o;
   }
 
+  /**
+   * {@code {source, target, outcome, branch_deleted, source_commit_id, base_commit_id, commit_id, tables:
+   * {key: {route, inserted, updated, deleted, transactions}}, source_deleted}}.
+   */
+  static ObjectNode merge(io.omnigraph.api.MergeResult r) {
+    ObjectNode o = object();
+    o.put("source", r.source());
+    o.put("target", r.target());
+    o.put("outcome", r.outcome().code());
+    o.put("branch_deleted", r.sourceDeleted());
+    o.put("source_commit_id", r.sourceCommitId());
+    if (r.baseCommitId() == null) {
+      o.putNull("base_commit_id");
+    } else {
+      o.put("base_commit_id", r.baseCommitId());
+    }
+    o.put("commit_id", r.commitId());
+    ObjectNode tables = o.putObject("tables");
+    r.tables().forEach((k, t) -> tables.putObject(k).put("route", t.route()).put("inserted", t.inserted())
+        .put("updated", t.updated()).put("deleted", t.deleted()).put("transactions", t.transactions()));
+    o.put("source_deleted", r.sourceDeleted());
+    return o;
+  }
+
+  static ArrayNode steps(List<io.omnigraph.api.SchemaPlanStep> steps) {
+    ArrayNode a = JSON.createArrayNode();
+    for (io.omnigraph.api.SchemaPlanStep step : steps) {
+      ObjectNode n = a.addObject();
+      n.put("kind", step.kind());
+      step.fields().forEach((k, v) -> {
+        if (v instanceof List<?> l) {
+          ArrayNode values = n.putArray(k);
+          l.forEach(item -> values.add(item.toString()));
+        } else {
+          n.put(k, v.toString());
+        }
+      });
+    }
+    return a;
+  }
+
+  /** {@code {supported, accepted_identity, desired_identity, steps: [{kind, ...fields}]}}. */
+  static ObjectNode schemaPlan(io.omnigraph.api.SchemaPlan p) {
+    ObjectNode o = object();
+    o.put("supported", p.supported());
+    o.put("accepted_identity", p.acceptedIdentity());
+    o.put("desired_identity", p.desiredIdentity());
+    o.set("steps", steps(p.steps()));
+    return o;
+  }
+
+  /** {@code {uri, applied, schema_identity, commit, steps}}; {@code commit} is a CommitOutput or {@code null}. */
+  static ObjectNode schemaApply(io.omnigraph.api.SchemaApplyResult r, CommitInfo commit) {
+    ObjectNode o = object();
+    o.put("uri", r.uri());
+    o.put("applied", r.applied());
+    o.put("schema_identity", r.schemaIdentity());
+    if (commit == null) {
+      o.putNull("commit");
+    } else {
+      o.set("commit", commit(commit));
+    }
+    o.set("steps", steps(r.steps()));
+    return o;
+  }
+
   static ObjectNode recoveries(List<RecoveryRecord> records) {
     ObjectNode o = object();
     ArrayNode a = o.putArray("recoveries");

@@ -390,6 +390,84 @@ final class FsStorageAdapter implements StorageAdapter {
     }
   }
 
+  // --- durability of natively written files ---
+
+  /**
+   * Directories whose entry in their parent this adapter has made durable, with the file key
+   * ({@code dev:inode}) they had then: a directory deleted and created again under the same name
+   * has another key and is synced again.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Path, Object> durableDirs =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * fsyncs each file, then each distinct directory holding one once; a directory met for the first
+   * time also gets its parent synced (up to the root's parent), because the writer may just have
+   * created it. Never reports success for a sync that failed.
+   */
+  @Override
+  public int syncWritten(java.util.Collection<String> paths) throws StorageException {
+    java.util.Objects.requireNonNull(paths, "paths");
+    int calls = 0;
+    java.util.TreeSet<Path> dirs = new java.util.TreeSet<>(
+        java.util.Comparator.comparingInt(Path::getNameCount).reversed().thenComparing(java.util.Comparator.naturalOrder()));
+    for (String path : new java.util.LinkedHashSet<>(paths)) {
+      String p = StoragePaths.validate(path);
+      Path file = resolve(p);
+      try {
+        hook.before(Point.SYNC, p);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+          ch.force(true);
+        }
+      } catch (NoSuchFileException e) {
+        throw StorageException.notFound(p, e);
+      } catch (IOException e) {
+        throw FsErrors.map(e, p, "sync");
+      }
+      calls++;
+      dirs.add(file.getParent());
+    }
+    // Directories never met before: their own entries (up to the root's) may be new too.
+    java.util.Map<Path, Object> keys = new java.util.HashMap<>();
+    for (Path d : new java.util.ArrayList<>(dirs)) {
+      for (Path q = d; q != null && q.startsWith(root); q = q.getParent()) {
+        Object key = fileKey(q);
+        keys.put(q, key);
+        if (key != null && key.equals(durableDirs.get(q))) {
+          break;
+        }
+        if (q.getParent() != null) {
+          dirs.add(q.getParent());
+        }
+      }
+    }
+    for (Path d : dirs) {
+      String rel = d.startsWith(root) && !d.equals(root) ? relative(d) : d.toString();
+      try {
+        hook.before(Point.SYNC, rel);
+        forceDirectory(d);
+      } catch (IOException e) {
+        throw FsErrors.map(e, rel, "sync directory");
+      }
+      calls++;
+    }
+    // Only now, with every sync done, remember which directories' entries are durable.
+    keys.forEach((dir, key) -> {
+      if (key != null) {
+        durableDirs.put(dir, key);
+      }
+    });
+    return calls;
+  }
+
+  private static Object fileKey(Path dir) {
+    try {
+      return Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+    } catch (IOException e) {
+      return null; // unknown: synced again next time
+    }
+  }
+
   @Override
   public StorageCapabilities capabilities() {
     return new StorageCapabilities("file", true, listPageSize);

@@ -107,6 +107,28 @@ public interface StorageAdapter extends AutoCloseable {
    */
   void deletePrefix(String prefix) throws StorageException;
 
+  // --- durability of natively written files (docs/write-protocol.md, "Durability") ---
+
+  /**
+   * Makes files that were written below this root by another writer than this adapter (Lance,
+   * which writes local files natively) durable, together with the directory entries naming them:
+   * when this returns, a power failure cannot lose any of {@code paths} nor the link that names it.
+   * Each file is synced once, then each distinct directory holding one of them once (and, the
+   * first time this adapter meets a directory, the directories above it up to the root, since a
+   * directory created by the writer is itself a new entry of its parent).
+   *
+   * <p>Object stores need nothing: a completed PUT is durable, so the default does nothing and
+   * returns 0. An adapter whose objects are local files must override it.
+   *
+   * @param paths root-relative paths of regular files that exist
+   * @return how many sync calls were made (files plus directories)
+   * @throws StorageException {@code NOT_FOUND} for a path that does not exist; any other failure
+   *     to sync (the files may not be durable; never reported as success)
+   */
+  default int syncWritten(java.util.Collection<String> paths) throws StorageException {
+    return 0;
+  }
+
   /** @return what this adapter is and how it behaves */
   StorageCapabilities capabilities();
 

@@ -37,7 +37,12 @@ public interface StorageIoHook {
      */
     PUT_APPLIED,
     /** Before an object is deleted; a failure here means the object still exists. */
-    DELETE
+    DELETE,
+    /**
+     * Before a file or directory is synced by {@link StorageAdapter#syncWritten}; a failure here
+     * means it may not be durable.
+     */
+    SYNC
   }
 
   /**

@@ -241,4 +241,27 @@ class EverydayCommandsTest {
     assertThat(Json.parseObject(run.err().strip()).get("error").asText()).contains("declares no types");
     assertThat(tmp.resolve("g2")).doesNotExist();
   }
+
+  @Test
+  void aWrittenGraphIsReadableByOthersAsTheUmaskAllows() throws IOException {
+    loadFruit();
+    CliRun mutate = CliRun.of("mutate", graph, "--name", "add", "-e",
+        "query add($n: String) { insert Apple { name: $n } }", "--param", "n=c");
+    assertThat(mutate.exitCode()).as(mutate.err()).isZero();
+    int umask = GraphModes.umask();
+    org.junit.jupiter.api.Assumptions.assumeTrue((umask & 0044) == 0, "the umask grants group and others read");
+    List<String> private_ = new ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(Path.of(graph))) {
+      for (Path p : s.toList()) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+        boolean ok = perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
+            && perms.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+            && (!Files.isDirectory(p) || perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE));
+        if (!ok) {
+          private_.add(java.nio.file.attribute.PosixFilePermissions.toString(perms) + " " + Path.of(graph).relativize(p));
+        }
+      }
+    }
+    assertThat(private_).as("files another user with read access could not read").isEmpty();
+  }
 }

@@ -1,6 +1,12 @@
 package io.omnigraph.engine.manifest;
 
+import io.omnigraph.api.StorageFailureException;
+import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.storage.CommitDurability;
+import io.omnigraph.engine.table.TableReader;
+
 import io.omnigraph.api.ConflictException;
+import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.table.RetryableCommitConflict;
@@ -192,6 +198,9 @@ public final class ManifestPublisher {
    * @throws ConflictException as {@link #publish(PublishRequest)}
    */
   public ManifestState publish(PublishRequest request, Base first) {
+    // Every table version this commit will name is durable before the commit can be (the one
+    // place every writer passes through; a version its writer synced already is skipped).
+    makeDurable(request.updates(), request.expectedVersions());
     RetryableCommitConflict last = null;
     for (int attempt = 0; attempt <= RETRY_BUDGET; attempt++) {
       Base given = attempt == 0 ? first : null;
@@ -240,6 +249,13 @@ public final class ManifestPublisher {
           committed = tables.writer().mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
         }
         long version = committed.version();
+        try {
+          manifest.durability().sync(tables.reader(),
+              List.of(new CommitDurability.TableCommit(snapshot.location(), snapshot.version(), version)));
+        } catch (OmnigraphException e) {
+          throw new StorageFailureException("graph commit " + l.commitId() + " is visible at manifest version "
+              + version + " but could not be made durable: " + e.getMessage(), e.detail().orElse(null), e);
+        }
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
         Map<String, TableEntry> published = new TreeMap<>(registered);
@@ -264,6 +280,31 @@ public final class ManifestPublisher {
     }
     throw new ConflictException("manifest publish exhausted " + RETRY_BUDGET + " retries against concurrent writers",
         null, last);
+  }
+
+  /**
+   * Makes the table versions of {@code updates} durable (docs/write-protocol.md, "Durability"), as
+   * one group: what each commit made reachable since the version the writer started from
+   * ({@code expectedVersions}; a table without one is synced whole). Writers call it before they
+   * confirm their recovery sidecar; {@link #publish} calls it again, which costs nothing for a
+   * version already synced.
+   *
+   * @return the sync calls made
+   * @throws OmnigraphException a file could not be synced (the versions may not be durable)
+   */
+  public int makeDurable(List<TableUpdate> updates, Map<String, Long> expectedVersions) {
+    CommitDurability durability = manifest.durability();
+    if (!durability.active() || updates.isEmpty()) {
+      return 0;
+    }
+    List<CommitDurability.TableCommit> commits = new ArrayList<>();
+    for (TableUpdate u : updates) {
+      LanceLocation main = new LanceLocation(u.tableUri(), manifest.location().storageOptions());
+      LanceLocation at = u.tableBranch() == null || u.tableUri().endsWith("/tree/" + u.tableBranch())
+          ? main : TableReader.branchLocation(main, u.tableBranch());
+      commits.add(new CommitDurability.TableCommit(at, expectedVersions.getOrDefault(u.tableKey(), 0L), u.version()));
+    }
+    return durability.sync(tables.reader(), commits);
   }
 
   private static void check(PublishRequest request, ManifestState state) {

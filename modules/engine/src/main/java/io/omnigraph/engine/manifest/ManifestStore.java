@@ -51,8 +51,27 @@ public final class ManifestStore {
    * @param location where the manifest dataset lives ({@code adapter.lanceLocation("__manifest")})
    */
   public ManifestStore(TableStore tables, LanceLocation location) {
+    this(tables, location, io.omnigraph.engine.storage.CommitDurability.none());
+  }
+
+  /**
+   * @param tables the table gateway
+   * @param location where the manifest dataset lives ({@code adapter.lanceLocation("__manifest")})
+   * @param durability how what Lance commits under the root is made durable (every graph handle
+   *     passes {@code CommitDurability.of(root)}; docs/write-protocol.md, "Durability")
+   */
+  public ManifestStore(TableStore tables, LanceLocation location,
+      io.omnigraph.engine.storage.CommitDurability durability) {
     this.tables = Objects.requireNonNull(tables);
     this.location = Objects.requireNonNull(location);
+    this.durability = Objects.requireNonNull(durability);
+  }
+
+  private final io.omnigraph.engine.storage.CommitDurability durability;
+
+  /** @return how commits under this root are made durable */
+  public io.omnigraph.engine.storage.CommitDurability durability() {
+    return durability;
   }
 
   /** @return the manifest dataset's location */
@@ -122,9 +141,18 @@ public final class ManifestStore {
    * @throws io.omnigraph.api.ConflictException when a manifest already exists
    */
   public ManifestState createGenesis(List<GenesisTable> genesisTables, String commitId, long createdAtMicros) {
+    // The tables' first versions are durable before the manifest that publishes them is written.
+    List<io.omnigraph.engine.storage.CommitDurability.TableCommit> created = new ArrayList<>();
+    for (GenesisTable t : genesisTables) {
+      created.add(new io.omnigraph.engine.storage.CommitDurability.TableCommit(
+          new LanceLocation(t.tableUri(), location.storageOptions()), 0, t.version()));
+    }
+    durability.sync(tables.reader(), created);
     writeGenesis(genesisTables, commitId, createdAtMicros, Integer.toString(ManifestCodec.STAMP));
     // Read back through the stamp guard: proves the stamp landed in the same commit.
     try (TableSnapshot s = openLatest()) {
+      durability.sync(tables.reader(), List.of(
+          new io.omnigraph.engine.storage.CommitDurability.TableCommit(location, 0, s.version())));
       return read(s);
     }
   }

@@ -38,6 +38,12 @@ final class ReadExecutor {
   /** Traversal chooser thresholds (docs/queries.md, "Traversal strategies"). */
   static final int INDEXED_MAX_HOPS = 6;
   static final int INDEXED_MAX_FRONTIER = 1024;
+  /**
+   * A destination table is read whole (and kept for the query) only up to this many rows; a larger
+   * one is always hydrated by {@code id IN (...)} scans, so memory stays bounded by the ids asked
+   * for, not the table.
+   */
+  static final long FULL_HYDRATE_MAX_ROWS = 1_000_000;
 
   /** Stops the root scan once a limit without ordering is reached (passes through the table layer unclassified). */
   static final class Stop extends UncheckedIOException {
@@ -412,7 +418,7 @@ final class ReadExecutor {
     Map<String, Entity> full = fullTables.get(b);
     if (full == null) {
       long rows = snap.entry(b.tableKey()).rowCount();
-      if (ids.size() > 4 * IN_MAX || ids.size() * 8L >= rows) {
+      if ((ids.size() > 4 * IN_MAX || ids.size() * 8L >= rows) && rows <= FULL_HYDRATE_MAX_ROWS) {
         Map<String, Entity> all = new HashMap<>();
         scan(b, null, es -> es.forEach(e -> all.put(e.id(), e)));
         fullTables.put(b, all);

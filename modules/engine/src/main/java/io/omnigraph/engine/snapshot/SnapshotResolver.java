@@ -65,7 +65,7 @@ public final class SnapshotResolver {
 
   /** A resolver with its own manifest store over {@code root}'s {@code __manifest}. */
   public SnapshotResolver(GraphRoot root, TableStore tables) {
-    this(root, tables, new ManifestStore(tables, root.lance(ManifestStore.PATH)));
+    this(root, tables, new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root)));
   }
 
   /**

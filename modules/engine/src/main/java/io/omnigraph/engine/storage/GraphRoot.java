@@ -196,6 +196,23 @@ public final class GraphRoot implements AutoCloseable {
     }
   }
 
+  // --- durability (docs/write-protocol.md, "Durability") ---
+
+  /** @return whether the adapter keeps objects as local files (natively written files need a sync) */
+  public boolean localFiles() {
+    return adapter.capabilities().localFilesystem();
+  }
+
+  /**
+   * Syncs natively written files and their directory entries through the adapter; see
+   * {@link StorageAdapter#syncWritten}.
+   *
+   * @return the sync calls made
+   */
+  public int syncWritten(java.util.Collection<String> paths) throws StorageException {
+    return adapter.syncWritten(paths);
+  }
+
   /** Maps an SPI failure to the public storage failure, keeping kind and path. */
   public static StorageFailureException failure(String what, StorageException e) {
     return new StorageFailureException(what + ": " + e.getMessage(),

@@ -306,6 +306,96 @@ public final class TableReader {
     }
   }
 
+  // ---------------------------------------------------------------- durability (docs/write-protocol.md, "Durability")
+
+  /**
+   * The files a table version needs that an earlier version of the same ref did not: what a commit
+   * (or several, e.g. an index build then a compaction) from {@code from} to {@code to} made
+   * reachable, as paths relative to the dataset directory of that ref. Files inherited from another
+   * base (a branch's parent) are never new. Index directories are returned as {@code dir/}
+   * entries (their files are listed by the caller); the version's manifest and the
+   * {@code _versions/} hint are not included (their names are fixed by the version).
+   *
+   * @param location the ref's dataset (a branch's {@link #branchLocation})
+   * @param from the version the writer started from (0: none, every file of {@code to} is new)
+   * @param to the version to make durable
+   * @return data files, deletion files, the transaction file of {@code to} and new index directories
+   */
+  public List<String> filesAddedBetween(LanceLocation location, long from, long to) {
+    Set<String> before = new java.util.HashSet<>();
+    Set<String> indexesBefore = new java.util.HashSet<>();
+    if (from > 0) {
+      try (TableSnapshot f = openAt(location, from)) {
+        lance(location.uri(), () -> {
+          collectFiles(f.dataset(), before, indexesBefore);
+          return null;
+        });
+      } catch (NotFoundException e) {
+        // The ref did not exist at `from` (a branch forked later): everything below is checked against nothing.
+      }
+    }
+    try (TableSnapshot t = openAt(location, to)) {
+      return lance(location.uri(), () -> {
+        Set<String> after = new LinkedHashSet<>();
+        Set<String> indexes = new LinkedHashSet<>();
+        collectFiles(t.dataset(), after, indexes);
+        List<String> out = new ArrayList<>();
+        for (String f : after) {
+          if (!before.contains(f)) {
+            out.add(f);
+          }
+        }
+        for (String i : indexes) {
+          if (!indexesBefore.contains(i)) {
+            out.add("_indices/" + i + "/");
+          }
+        }
+        if (to > from) {
+          // A real commit on this ref (never a branch's first version, where Lance aborts the JVM).
+          Optional<Transaction> tx = t.dataset().readTransaction();
+          if (tx.isPresent()) {
+            try (Transaction x = tx.get()) {
+              out.add("_transactions/" + x.readVersion() + "-" + x.uuid() + ".txn");
+            }
+          }
+        }
+        return out;
+      });
+    }
+  }
+
+  /** @return the V2 manifest file name of {@code version} ({@code _versions/<u64::MAX - v, 20 digits>.manifest}) */
+  public static String manifestPath(long version) {
+    String inverted = Long.toUnsignedString(-1L - version);
+    return "_versions/" + "0".repeat(Math.max(0, 20 - inverted.length())) + inverted + ".manifest";
+  }
+
+  /** @return the V1 manifest file name of {@code version}, for datasets that still use it */
+  public static String legacyManifestPath(long version) {
+    return "_versions/" + version + ".manifest";
+  }
+
+  private static void collectFiles(Dataset ds, Set<String> files, Set<String> indexes) {
+    for (org.lance.Fragment fragment : ds.getFragments()) {
+      org.lance.FragmentMetadata m = fragment.metadata();
+      for (org.lance.fragment.DataFile f : m.getFiles()) {
+        if (f.getBaseId().isEmpty()) {
+          files.add("data/" + f.getPath());
+        }
+      }
+      org.lance.fragment.DeletionFile d = m.getDeletionFile();
+      if (d != null && d.getBaseId().isEmpty()) {
+        String ext = d.getFileType() == org.lance.fragment.DeletionFileType.BITMAP ? "bin" : "arrow";
+        files.add("_deletions/" + m.getId() + "-" + d.getReadVersion() + "-" + Long.toUnsignedString(d.getId()) + "." + ext);
+      }
+    }
+    for (org.lance.index.Index i : ds.getIndexes()) {
+      if (i.baseId().isEmpty()) {
+        indexes.add(i.uuid().toString());
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- native branches
 
   /**

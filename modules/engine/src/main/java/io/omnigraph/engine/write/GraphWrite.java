@@ -295,16 +295,26 @@ public final class GraphWrite {
       }
       throw e;
     }
-    if (sidecar != null) {
-      confirm(sidecar, updates);
-    }
-    long t1 = System.nanoTime();
-    phases.put("commit", t1 - t0);
     Map<String, Long> expected = new TreeMap<>();
     Map<String, Long> versions = new LinkedHashMap<>();
     for (TableEffect e : intent.effects()) {
       expected.put(e.spec().tableKey(), e.published().version());
     }
+    long tSync = System.nanoTime();
+    phases.put("commit", tSync - t0);
+    // Durability (docs/write-protocol.md, "Durability"): the committed table versions are durable
+    // before the sidecar says they are confirmed, so recovery never rolls forward onto a lost file.
+    try {
+      publisher.makeDurable(updates, expected);
+    } catch (OmnigraphException e) {
+      throw partial(operation, updates.stream().map(ManifestPublisher.TableUpdate::tableKey).toList(),
+          "making them durable", e);
+    }
+    if (sidecar != null) {
+      confirm(sidecar, updates);
+    }
+    long t1 = System.nanoTime();
+    phases.put("sync", t1 - tSync);
     for (ManifestPublisher.TableUpdate u : updates) {
       versions.put(u.tableKey(), u.version());
     }
