@@ -66,12 +66,18 @@ class BadInputPropertyTest {
         role: String
       }
       edge Knows: Person -> Person
+      edge Likes: Person -> Company {
+        how: String
+        stars: I32
+        @key(src, dst, how)
+      }
       """;
 
   static final String GQ = """
       query hire($name: String, $age: I32, $code: String, $role: String) {
         insert Person { name: $name, age: $age, score: 50.5 }
         insert WorksAt { from: $name, to: $code, role: $role }
+        insert Likes { from: $name, to: $code, how: $role, stars: 3 }
       }
       query rescore($name: String, $score: F64) {
         update Person set { score: $score } where name = $name
@@ -91,6 +97,8 @@ class BadInputPropertyTest {
       {"type":"Company","data":{"code":"ae","founded":1834}}
       {"edge":"WorksAt","from":"ada","to":"ae","data":{"since":"1843-01-01","role":"analyst"}}
       {"edge":"Knows","from":"ada","to":"bob","data":{}}
+      {"edge":"Likes","from":"bob","to":"ae","data":{"how":"a lot","stars":5}}
+      {"edge":"Likes","from":"ada","to":"ae","data":{"id":"[\\"ada\\",\\"ae\\",\\"well\\"]","how":"well","stars":4}}
       """;
 
   static final int CASE_SECONDS = 20;
