@@ -87,8 +87,13 @@ public final class BranchMerge {
   public static final int MAX_TRANSACTIONS_PER_TABLE = 1024;
   /** Row values longer than this are not shown in a conflict. */
   static final int SMALL_VALUE_CHARS = 1024;
-  /** Test seam: the row cap of one chunk (the product cap is {@link KeyedWrites#MAX_ROWS}). */
-  static volatile int chunkRows = KeyedWrites.MAX_ROWS;
+  /**
+   * Test seam: the row cap of one chunk; the product cap is {@link KeyedWrites#MAX_ROWS}, and the
+   * system property {@code omnigraph.merge.chunk_rows} can only lower it (crash tests use it to get
+   * several chunks out of a few rows).
+   */
+  static volatile int chunkRows = Math.max(1, Math.min(KeyedWrites.MAX_ROWS,
+      Integer.getInteger("omnigraph.merge.chunk_rows", KeyedWrites.MAX_ROWS)));
 
   /**
    * What a merge needs from the open graph.

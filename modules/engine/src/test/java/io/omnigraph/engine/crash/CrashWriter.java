@@ -25,6 +25,7 @@ import java.util.Map;
  * CrashWriter &lt;uri&gt; [--option k=v]... mutate &lt;.gq file&gt; &lt;query name&gt; &lt;params JSON&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... ensure-indices
  * CrashWriter &lt;uri&gt; [--option k=v]... optimize
+ * CrashWriter &lt;uri&gt; [--option k=v]... merge &lt;source branch&gt;   (into main)
  * CrashWriter &lt;uri&gt; [--option k=v]... open
  * </pre>
  *
@@ -113,6 +114,16 @@ public final class CrashWriter {
           io.omnigraph.api.SchemaApplyResult r = g.applySchema(CrashWrites.SCHEMA_APPLY_PG,
               io.omnigraph.api.SchemaApplyOptions.defaults().withActor("crash-writer"));
           System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "merge" -> {
+          String source = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          io.omnigraph.api.MergeResult r = g.merge(source, null,
+              io.omnigraph.api.MergeOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + r.commitId());
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
         case "open" -> System.out.println("opened"); // the read-write open ran the recovery sweep
