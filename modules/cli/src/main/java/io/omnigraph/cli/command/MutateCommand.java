@@ -50,16 +50,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
   @Option(names = "--name", paramLabel = "<query>", description = "The query to run (or give it as an argument).")
   String name;
 
-  @Option(names = "--param", paramLabel = "<k=v>",
-      description = "A parameter value, parsed by its declared type (repeatable).")
-  List<String> params = new ArrayList<>();
-
-  @Option(names = {"--params-json", "--params"}, paramLabel = "<json>",
-      description = "All parameters as one JSON object, e.g. '{\"h\": \"tolkien\", \"year\": 1954}'.")
-  String paramsJson;
-
-  @Option(names = "--params-file", paramLabel = "<file.json>", description = "All parameters from a JSON file.")
-  Path paramsFile;
+  @Mixin ParamOptions params = new ParamOptions();
 
   @Mixin CommitOptions commit;
 
@@ -87,7 +78,7 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       throw CliFailure.usage("no query name given: pass --name <query> (or the name after the graph URI)");
     }
     String gq = source();
-    QueryParams values = params();
+    QueryParams values = params.values();
     MutationOptions options = new MutationOptions(commit.actor(), commit.message(), commit.expectHead(), commit.branch());
     try (Graph graph = open(positionalUri)) {
       MutationResult result = graph.mutate(gq, queryName, values, options);
@@ -102,20 +93,6 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       throw CliFailure.usage("give the query as exactly one of --query <file.gq> or -e/--query-string <gq>");
     }
     return queryFile != null ? readLocalText(queryFile, "query") : queryText;
-  }
-
-  private QueryParams params() {
-    int kinds = (params.isEmpty() ? 0 : 1) + (paramsJson == null ? 0 : 1) + (paramsFile == null ? 0 : 1);
-    if (kinds > 1) {
-      throw CliFailure.usage("give parameters one way: repeated --param k=v, --params-json '<json>' or --params-file <f.json>");
-    }
-    if (paramsJson != null) {
-      return QueryParams.json(paramsJson);
-    }
-    if (paramsFile != null) {
-      return QueryParams.json(readLocalText(paramsFile, "parameters"));
-    }
-    return QueryParams.pairs(params);
   }
 
   private void print(String uri, MutationResult result, CommitInfo commit, TableOrder order) {

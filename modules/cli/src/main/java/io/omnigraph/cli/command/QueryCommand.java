@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -52,15 +53,7 @@ public final class QueryCommand extends GraphCommand implements Callable<Integer
       description = "The query to run (or give it as an argument; optional when the text declares one query).")
   String name;
 
-  @Option(names = "--param", paramLabel = "<k=v>", description = "A parameter value, parsed by its declared type (repeatable).")
-  List<String> params = new ArrayList<>();
-
-  @Option(names = {"--params", "--params-json"}, paramLabel = "<json>",
-      description = "All parameters as one JSON object, e.g. '{\"h\": \"tolkien\", \"year\": 1954}'.")
-  String paramsJson;
-
-  @Option(names = "--params-file", paramLabel = "<file.json>", description = "All parameters from a JSON file.")
-  Path paramsFile;
+  @Mixin ParamOptions params = new ParamOptions();
 
   @Option(names = "--branch", paramLabel = "<branch>", description = "Read the head of this branch (default main).")
   String branch;
@@ -97,7 +90,7 @@ public final class QueryCommand extends GraphCommand implements Callable<Integer
     }
     String fmt = format();
     String gq = source();
-    QueryParams values = params();
+    QueryParams values = params.values();
     QueryOptions options = at != null ? QueryOptions.atCommit(at) : branch != null ? QueryOptions.onBranch(branch)
         : QueryOptions.defaults();
     try (Graph graph = open(positionalUri)) {
@@ -163,20 +156,6 @@ public final class QueryCommand extends GraphCommand implements Callable<Integer
       throw CliFailure.usage("give the query as exactly one of --query <file.gq> or -e/--query-string <gq>");
     }
     return queryFile != null ? readLocalText(queryFile, "query") : queryText;
-  }
-
-  private QueryParams params() {
-    int kinds = (params.isEmpty() ? 0 : 1) + (paramsJson == null ? 0 : 1) + (paramsFile == null ? 0 : 1);
-    if (kinds > 1) {
-      throw CliFailure.usage("give parameters one way: repeated --param k=v, --params '<json>' or --params-file <f.json>");
-    }
-    if (paramsJson != null) {
-      return QueryParams.json(paramsJson);
-    }
-    if (paramsFile != null) {
-      return QueryParams.json(readLocalText(paramsFile, "parameters"));
-    }
-    return QueryParams.pairs(params);
   }
 
   private static ArrayNode columns(QueryResult result) {
