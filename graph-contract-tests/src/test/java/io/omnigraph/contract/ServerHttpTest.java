@@ -435,6 +435,37 @@ class ServerHttpTest {
   }
 
   @Test
+  void mergeAnswersWithTheReferenceFieldsAndConflictsAre409WithMergeConflicts() {
+    URI u = start(b -> { });
+    Http.send(u, "POST", "/graphs/lib/load/ndjson?mode=append", ALICE, "application/x-ndjson", GraphContract.DATA);
+    Http.send(u, "POST", "/graphs/lib/load/ndjson?branch=dev&from=main", ALICE, "application/x-ndjson",
+        "{\"type\":\"Author\",\"data\":{\"handle\":\"berg\",\"name\":\"Dev Berg\"}}\n");
+    Http.send(u, "POST", "/graphs/lib/load/ndjson", ALICE, "application/x-ndjson",
+        "{\"type\":\"Author\",\"data\":{\"handle\":\"berg\",\"name\":\"Main Berg\"}}\n");
+    JsonNode conflict = error(Http.postJson(u, "/graphs/lib/branches/merge", ALICE, "{\"source\":\"dev\"}"), 409, "conflict");
+    assertThat(conflict.path("merge_conflicts")).singleElement().satisfies(c -> {
+      assertThat(c.path("kind").asText()).isEqualTo("divergent_update");
+      assertThat(c.path("entity_kind").asText()).isEqualTo("node");
+      assertThat(c.path("type_name").asText()).isEqualTo("Author");
+      assertThat(c.path("entity_id").asText()).isEqualTo("berg");
+      assertThat(c.path("message").asText()).isNotBlank();
+    });
+    error(Http.postJson(u, "/graphs/lib/branches/merge", ALICE, "{\"source\":\"nope\"}"), 404, "not_found");
+    error(Http.postJson(u, "/graphs/lib/branches/merge", ALICE, "{\"target\":\"main\"}"), 400, "bad_request");
+    Http.send(u, "POST", "/graphs/lib/load/ndjson?branch=side&from=main", BOB, "application/x-ndjson",
+        "{\"type\":\"Author\",\"data\":{\"handle\":\"side\"}}\n");
+    JsonNode ok = json(Http.postJson(u, "/graphs/lib/branches/merge", BOB,
+        "{\"source\":\"side\",\"target\":\"main\",\"delete_branch\":true}"));
+    assertThat(ok.path("source").asText()).isEqualTo("side");
+    assertThat(ok.path("target").asText()).isEqualTo("main");
+    assertThat(ok.path("outcome").asText()).isEqualTo("fast_forward");
+    assertThat(ok.path("actor_id").asText()).isEqualTo("bob");
+    assertThat(ok.path("branch_deleted").asBoolean()).isTrue();
+    assertThat(ok.path("commit_id").asText()).isEqualTo(graph.commits().get(0).id());
+    assertThat(graph.commits().get(0).actor()).isEqualTo("bob");
+  }
+
+  @Test
   void aBranchIsDeletedByDeleteOnItsPathOnly() {
     URI u = start(b -> { });
     assertThat(Http.postJson(u, "/graphs/lib/branches", ALICE, "{\"name\":\"team/dev\"}").statusCode()).isEqualTo(200);

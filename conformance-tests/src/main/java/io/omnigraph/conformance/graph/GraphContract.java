@@ -561,6 +561,63 @@ public abstract class GraphContract {
     assertKind(catchThrowableOfType(NotFoundException.class, () -> g.snapshot("nope")), 404, "not_found");
   }
 
+  @Test
+  public void aBranchMergesBackAsAFastForwardThenAsAMergeCommit() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    g.createBranch("dev", null);
+    g.load(LoadMode.MERGE, in("{\"type\":\"Author\",\"data\":{\"handle\":\"devi\",\"name\":\"On Dev\"}}\n"),
+        opts().withBranch("dev"));
+    io.omnigraph.api.MergeResult ff = g.merge("dev", "main", io.omnigraph.api.MergeOptions.defaults().withActor(actor()));
+    assertThat(ff.outcome()).isEqualTo(io.omnigraph.api.MergeOutcome.FAST_FORWARD);
+    assertThat(ff.source()).isEqualTo("dev");
+    assertThat(ff.target()).isEqualTo("main");
+    assertThat(ff.sourceCommitId()).isEqualTo(g.commits("dev").get(0).id());
+    assertThat(ff.commitId()).isEqualTo(g.commits().get(0).id());
+    assertThat(export(g)).contains("On Dev");
+    // both sides change different rows: one merge commit with two parents
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "devi", "name", "Dev Again")), mopts().withBranch("dev"));
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "okafor", "name", "Main Side")), mopts());
+    String mainBefore = g.commits().get(0).id();
+    String devHead = g.commits("dev").get(0).id();
+    io.omnigraph.api.MergeResult merged = g.merge("dev", null, io.omnigraph.api.MergeOptions.defaults().withActor(actor())
+        .withDeleteSourceBranch(true));
+    assertThat(merged.outcome()).isEqualTo(io.omnigraph.api.MergeOutcome.MERGED);
+    assertThat(merged.target()).isEqualTo("main");
+    assertThat(merged.sourceDeleted()).isTrue();
+    CommitInfo head = g.commits().get(0);
+    assertThat(head.id()).isEqualTo(merged.commitId());
+    assertThat(head.parents()).containsExactlyInAnyOrder(mainBefore, devHead);
+    assertThat(head.actor()).isEqualTo(actor());
+    assertThat(export(g)).contains("Dev Again").contains("Main Side");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main");
+  }
+
+  @Test
+  public void aConflictingMergeIsAConflictNamingTheRowsAndWritesNothing() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    g.createBranch("dev", null);
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "Dev Berg")), mopts().withBranch("dev"));
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "Main Berg")), mopts());
+    String mainHead = g.commits().get(0).id();
+    ConflictException e = catchThrowableOfType(ConflictException.class,
+        () -> g.merge("dev", "main", io.omnigraph.api.MergeOptions.defaults().withActor(actor())));
+    assertKind(e, 409, "conflict");
+    assertThat(e.detail()).get().isInstanceOfSatisfying(ErrorDetail.MergeConflicts.class, m ->
+        assertThat(m.conflicts()).singleElement().satisfies(c -> {
+          assertThat(c.kind()).isEqualTo("divergent_update");
+          assertThat(c.entityKind()).isEqualTo("node");
+          assertThat(c.typeName()).isEqualTo("Author");
+          assertThat(c.entityId()).isEqualTo("berg");
+        }));
+    assertThat(g.commits().get(0).id()).isEqualTo(mainHead);
+    assertThat(export(g)).contains("Main Berg").doesNotContain("Dev Berg");
+    assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main", "dev");
+    assertKind(catchThrowableOfType(NotFoundException.class,
+        () -> g.merge("nope", "main", io.omnigraph.api.MergeOptions.defaults())), 404, "not_found");
+  }
+
   // --- schema & maintenance ---
 
   @Test
