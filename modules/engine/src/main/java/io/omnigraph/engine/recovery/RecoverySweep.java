@@ -509,7 +509,10 @@ public final class RecoverySweep {
         return outcome(s, classes, Decision.ROLL_BACK, refuse(mode), "the table " + c.tableKey()
             + " the schema apply would create at " + c.tablePath() + " is registered in the manifest", List.of());
       }
-      if (root.hasChildren(c.tablePath())) {
+      // A dataset's top level holds only directories, which a listing of direct children does not show.
+      Optional<TableSnapshot> exists = tables.reader().openLatestIfExists(root.lance(c.tablePath()));
+      if (exists.isPresent()) {
+        exists.get().close();
         created.add(c);
       }
     }

@@ -11,6 +11,8 @@ import static io.omnigraph.engine.crash.CrashWrites.NOBODY;
 import static io.omnigraph.engine.crash.CrashWrites.OPTIMIZE3;
 import static io.omnigraph.engine.crash.CrashWrites.OPTIMIZE_SETUP;
 import static io.omnigraph.engine.crash.CrashWrites.OVERWRITE2;
+import static io.omnigraph.engine.crash.CrashWrites.SCHEMA_APPLY3;
+import static io.omnigraph.engine.crash.CrashWrites.SCHEMA_APPLY_PG;
 import static io.omnigraph.engine.crash.CrashWrites.SET_AGE1;
 import static io.omnigraph.engine.crash.CrashWrites.inputFile;
 import static io.omnigraph.engine.crash.CrashWrites.sidecars;
@@ -161,6 +163,74 @@ class CrashMatrixTest {
       if (r.divergence() != null) {
         divergent.add("local " + label + ": " + r.divergence());
         DIVERGENCES.add("local " + label + ": " + r.divergence());
+      }
+      synchronized (MATRIX) {
+        MATRIX.computeIfAbsent("local", k -> new TreeMap<>()).put(label, r.outcome());
+      }
+    }
+    assertThat(divergent).as("divergent cells").isEmpty();
+  }
+
+  /**
+   * The outcome of a SchemaApply halted at {@code failpoint}: nothing committed yet → untouched; a
+   * table rewritten or created but the commit not visible → rolled back (Armed and EffectsConfirmed
+   * alike, docs/schema-migration.md "Recovery"); the commit visible → finalized forward (the schema
+   * files promoted by the sweep if the crash came before or between the promotions).
+   */
+  static String expectedSchemaApplyOutcome(String failpoint) {
+    if (failpoint == null) {
+      return "after";
+    }
+    return switch (failpoint) {
+      case Failpoints.SIDECAR_WRITE, Failpoints.SCHEMA_APPLY_POST_SIDECAR_PRE_EFFECT -> "before";
+      case Failpoints.SCHEMA_APPLY_POST_TABLE_EFFECT, Failpoints.SIDECAR_CONFIRM, Failpoints.SCHEMA_APPLY_PRE_PUBLISH,
+          Failpoints.PUBLISH_BEFORE -> ROLLED_BACK;
+      case Failpoints.PUBLISH_AFTER, Failpoints.SCHEMA_APPLY_PRE_PROMOTE, Failpoints.SCHEMA_APPLY_MID_PROMOTE,
+          Failpoints.SIDECAR_DELETE -> ROLLED_FORWARD;
+      default -> throw new AssertionError("no expected schema apply crash outcome for failpoint " + failpoint);
+    };
+  }
+
+  /** SchemaApply (two rewrites, one create): every failpoint it passes; the accepted schema matches the outcome. */
+  @Test
+  void everySchemaApplyFailpointOnLocalDiskLeavesTheBeforeOrTheAfterState() {
+    Backend local = local();
+    List<String> divergent = new ArrayList<>();
+    record Cell(String failpoint, int hit) {}
+    List<Cell> cells = new ArrayList<>(List.of(new Cell(null, 0), new Cell(Failpoints.SIDECAR_WRITE, 1),
+        new Cell(Failpoints.SCHEMA_APPLY_POST_SIDECAR_PRE_EFFECT, 1)));
+    for (int i = 1; i <= SCHEMA_APPLY3.tables(); i++) {
+      cells.add(new Cell(Failpoints.SCHEMA_APPLY_POST_TABLE_EFFECT, i));
+    }
+    cells.addAll(List.of(new Cell(Failpoints.SIDECAR_CONFIRM, 1), new Cell(Failpoints.SCHEMA_APPLY_PRE_PUBLISH, 1),
+        new Cell(Failpoints.PUBLISH_BEFORE, 1), new Cell(Failpoints.PUBLISH_AFTER, 1),
+        new Cell(Failpoints.SCHEMA_APPLY_PRE_PROMOTE, 1), new Cell(Failpoints.SCHEMA_APPLY_MID_PROMOTE, 1),
+        new Cell(Failpoints.SIDECAR_DELETE, 1)));
+    for (Cell c : cells) {
+      String label = SCHEMA_APPLY3.name() + " @ " + (c.failpoint() == null ? CONTROL : c.failpoint()
+          + (c.failpoint().equals(Failpoints.SCHEMA_APPLY_POST_TABLE_EFFECT) ? "#" + c.hit() : ""));
+      CellResult r = runCell(local, SCHEMA_APPLY3, c.failpoint(), c.hit(), null);
+      COVERED.incrementAndGet();
+      String divergence = r.divergence();
+      if (divergence == null) {
+        // The accepted schema is the old one after "before" and the new one after "after", on a fresh open.
+        try (Graph g = Omnigraph.open(lastUri)) {
+          String wanted = r.outcome().startsWith("after") ? SCHEMA_APPLY_PG : SCHEMA;
+          if (!g.schema().source().equals(wanted)) {
+            divergence = "outcome " + r.outcome() + " but the accepted schema is " + g.schema().source();
+          } else if (!r.outcome().startsWith("after")) {
+            // Nothing is wedged: the interrupted apply can be applied again (no orphan table at a new path).
+            try {
+              g.applySchema(SCHEMA_APPLY_PG, io.omnigraph.api.SchemaApplyOptions.defaults());
+            } catch (RuntimeException e) {
+              divergence = "re-applying after the rollback failed: " + e;
+            }
+          }
+        }
+      }
+      if (divergence != null) {
+        divergent.add("local " + label + ": " + divergence);
+        DIVERGENCES.add("local " + label + ": " + divergence);
       }
       synchronized (MATRIX) {
         MATRIX.computeIfAbsent("local", k -> new TreeMap<>()).put(label, r.outcome());
@@ -324,6 +394,9 @@ class CrashMatrixTest {
 
   record CellResult(String outcome, String divergence) {}
 
+  /** The root of the cell {@link #runCell} ran last. */
+  private String lastUri;
+
   /**
    * Runs one cell: the write in a child JVM halting at {@code failpoint} (its {@code hit}-th hit);
    * then, when {@code recoveryFailpoint} is set, a read-write open in a second child JVM that halts
@@ -331,6 +404,7 @@ class CrashMatrixTest {
    */
   private CellResult runCell(Backend backend, Writer w, String failpoint, int hit, String recoveryFailpoint) {
     String uri = backend.freshUri();
+    lastUri = uri;
     OpenOptions open = new OpenOptions(backend.options());
     GraphModel before;
     List<String> beforeCommits;
@@ -406,7 +480,8 @@ class CrashMatrixTest {
             + "] vs after [" + after.diff(actual) + "], commits " + commits + " (before " + beforeCommits + ")");
       }
       // A writer without effects never commits: its every cell, the control included, is "before".
-      String wanted = w.tables() == 0 ? "before" : expectedOutcome(failpoint, hit);
+      String wanted = w.tables() == 0 ? "before"
+          : w == SCHEMA_APPLY3 ? expectedSchemaApplyOutcome(failpoint) : expectedOutcome(failpoint, hit);
       if (!outcome.equals(wanted)) {
         return new CellResult(outcome, "expected " + wanted + " (state and audit row), got " + outcome
             + "; audit " + audit);

@@ -107,6 +107,15 @@ public final class CrashWriter {
           System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
+        case "schema-apply" -> {
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          io.omnigraph.api.SchemaApplyResult r = g.applySchema(CrashWrites.SCHEMA_APPLY_PG,
+              io.omnigraph.api.SchemaApplyOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + (r.commitId() == null ? "none" : r.commitId()));
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
         case "merge" -> {
           String source = args[i++];
           System.out.println(WRITING_MARKER);

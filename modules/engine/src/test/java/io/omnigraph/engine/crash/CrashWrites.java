@@ -148,6 +148,19 @@ final class CrashWrites {
       {"edge":"WorksAt","from":"p7","to":"c7","data":{"id":"e7","since":2007}}
       """;
 
+  /**
+   * A schema apply over the people graph: Person and WorksAt gain a nullable property (two exact
+   * Overwrite rewrites, rows unchanged), a new node type Pet is created (a version-one create) and
+   * Company gets a description (metadata). The export is the same before and after, so the cells
+   * tell the two apart by commits, audit rows and the accepted schema.
+   */
+  static final String SCHEMA_APPLY_PG = io.omnigraph.testkit.graph.PeopleGraph.SCHEMA
+      .replace("age: I32?", "age: I32?\n  nick: String?").replace("since: I32?", "since: I32?\n  role: String?")
+      .replace("node Company {", "node Company @description(\"employers\") {")
+      + "node Pet {\n  tag: String @key\n}\n";
+  /** Rewrites two tables and creates one: every SchemaApply failpoint. */
+  static final Writer SCHEMA_APPLY3 = Writer.maintenance("schema apply (2 rewrites, 1 create)", "schema-apply", 3);
+
   /** The next write after a crash: touches every table, so a table left drifted cannot hide. */
   static final String FOLLOW_UP = """
       {"type":"Person","data":{"name":"z9","age":99}}

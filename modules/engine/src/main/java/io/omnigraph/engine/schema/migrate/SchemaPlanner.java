@@ -49,6 +49,7 @@ public final class SchemaPlanner {
   public static final String ANNOTATION_CHANGED = "OG-MF-110";
   public static final String PROVENANCE_CHANGED = "OG-MF-111";
   public static final String NULLABILITY_CHANGED = "OG-MF-112";
+  public static final String BLOB_REWRITE = "OG-MF-113";
 
   private static final Set<String> METADATA = Set.of(Annotation.DESCRIPTION, Annotation.INSTRUCTION);
   /** Annotations compared elsewhere (constraints) or that are hints, not state. */
@@ -159,9 +160,18 @@ public final class SchemaPlanner {
         s.drop("drop_type", "type_kind", "edge", "name", e.name());
       }
     }
+    List<TableChange> tables = tables(accepted, desired);
+    for (TableChange c : tables) {
+      boolean blob = c.action() == TableAction.REWRITE && c.before().arrowSchema().getFields().stream()
+          .anyMatch(f -> f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeBinary);
+      if (blob) {
+        s.unsupported(c.before().kind().label() + " " + c.before().typeName(), "changing the columns of a type with a"
+            + " Blob property is not supported yet (its table would have to be rewritten)", BLOB_REWRITE);
+      }
+    }
     List<SchemaPlanStep> steps = s.ordered();
     boolean supported = steps.stream().noneMatch(SchemaPlanStep::unsupported);
-    return new Planned(new SchemaPlan(supported, steps, a.hash(), d.hash()), desired, tables(accepted, desired));
+    return new Planned(new SchemaPlan(supported, steps, a.hash(), d.hash()), desired, tables);
   }
 
   /** Physical work per table, by stable table id. */

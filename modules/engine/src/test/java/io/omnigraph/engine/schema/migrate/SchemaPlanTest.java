@@ -200,6 +200,18 @@ class SchemaPlanTest {
   }
 
   @Test
+  void aTypeWithABlobIsNotRewritten() throws Exception {
+    String pg = "node Doc {\n  slug: String @key\n  body: Blob?\n}\n";
+    CompiledSchema a = SchemaCompiler.compileForInit(pg, Ulid.generate());
+    SchemaPlan p = SchemaMigration.plan(a, pg.replace("body: Blob?", "body: Blob?\n  note: String?"), false).plan();
+    assertThat(p.unsupportedChanges()).singleElement().satisfies(s ->
+        assertThat(s.field("code")).isEqualTo(SchemaPlanner.BLOB_REWRITE));
+    // Metadata-only changes of such a type stay supported.
+    assertThat(SchemaMigration.plan(a, pg.replace("node Doc {", "node Doc @description(\"d\") {"), false).plan()
+        .supported()).isTrue();
+  }
+
+  @Test
   void applyRefusesAnUnsupportedPlanWithTheCodeAndRule() throws Exception {
     SchemaPlan p = plan(edit("age: I32?", "age: I64?"));
     assertThatThrownBy(() -> SchemaMigration.requireSupported(p)).isInstanceOf(InvalidInputException.class)
