@@ -87,31 +87,11 @@ final class ReadValues {
   }
 
   private static int compareSame(ScalarKind k, Object a, Object b) {
-    return switch (k) {
-      case STRING -> compareCodePoints((String) a, (String) b);
-      case BOOL -> Boolean.compare((Boolean) a, (Boolean) b);
-      case I32, DATE -> Integer.compare((Integer) a, (Integer) b);
-      case I64, U32, DATE_TIME -> Long.compare((Long) a, (Long) b);
-      case U64 -> Long.compareUnsigned((Long) a, (Long) b);
-      case F32 -> Float.compare((Float) a, (Float) b);
-      case F64 -> Double.compare((Double) a, (Double) b);
-      case BLOB -> throw new IllegalArgumentException("Blob values cannot be compared");
-    };
+    return io.omnigraph.engine.value.ValueOrder.compare(k, a, b);
   }
 
   static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
+    return io.omnigraph.engine.value.ValueOrder.compareCodePoints(a, b);
   }
 
   /**
