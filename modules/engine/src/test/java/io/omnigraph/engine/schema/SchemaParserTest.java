@@ -186,11 +186,6 @@ class SchemaParserTest {
       assertThat(c.node("N").orElseThrow().properties()).extracting(Property::name)
           .containsExactly("node", "edge", "enum", "implements");
     }
-
-    @Test
-    void anEmptySchemaIsValid() throws Exception {
-      assertThat(compile("  // nothing\n").nodes()).isEmpty();
-    }
   }
 
   @Nested
