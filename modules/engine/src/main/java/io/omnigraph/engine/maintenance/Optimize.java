@@ -70,7 +70,7 @@ public final class Optimize {
     g.entryBarrier().run();
     TableStore tables = g.tables();
     try (EffectWindow window = g.window().apply("optimize " + ProcessHandle.current().pid())) {
-      requireNoPendingRecovery(g);
+      g.sidecars().requireNonePending();
       ManifestState state = g.snapshots().latest();
       CompiledSchema schema = g.snapshots().schemaAt(state);
       String branch = GraphBranch.MAIN;
@@ -221,16 +221,5 @@ public final class Optimize {
 
   private static TableIdentity identity(TableSpec spec) {
     return new TableIdentity(spec.stableTableId(), spec.tableIncarnationId());
-  }
-
-  private static void requireNoPendingRecovery(GraphAccess g) {
-    List<String> pending = g.sidecars().list();
-    if (!pending.isEmpty()) {
-      String path = pending.get(0);
-      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
-      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
-          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
-          new ErrorDetail.RecoveryRequired(id));
-    }
   }
 }

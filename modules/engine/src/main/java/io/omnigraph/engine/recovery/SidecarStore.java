@@ -134,6 +134,23 @@ public final class SidecarStore {
    *
    * @throws StorageFailureException the listing failed (never a partial list)
    */
+  /**
+   * The under-gate re-list (docs/write-protocol.md, "3. Effect window"): a sidecar left by an
+   * interrupted write is an unresolved intent, and the caller must not write until recovery runs.
+   *
+   * @throws RecoveryRequiredException naming the first pending operation
+   */
+  public void requireNonePending() {
+    List<String> pending = list();
+    if (!pending.isEmpty()) {
+      String path = pending.get(0);
+      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
+      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
+          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
+          new ErrorDetail.RecoveryRequired(id));
+    }
+  }
+
   public List<String> list() {
     List<String> out = new ArrayList<>();
     Failpoints.hit(Failpoints.SIDECAR_LIST);

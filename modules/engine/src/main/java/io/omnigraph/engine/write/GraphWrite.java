@@ -228,7 +228,7 @@ public final class GraphWrite {
         + ProcessHandle.current().pid());
         ManifestPublisher.Base fresh = publisher.openBase(intent.branch())) {
       revalidate(intent, fresh.state());
-      requireNoPendingRecovery();
+      sidecars.requireNonePending();
       for (TableEffect e : intent.effects()) {
         requireHeadAtPin(e);
       }
@@ -339,22 +339,6 @@ public final class GraphWrite {
       sidecar.retire();
     }
     return new Outcome(commitId, state, versions, phases);
-  }
-
-  /**
-   * The under-gate re-list (docs/write-protocol.md, "3. Effect window"), inside the effect window:
-   * a sidecar the entry heal
-   * left, or one a crashed writer of another process left since, is an unresolved intent.
-   */
-  private void requireNoPendingRecovery() {
-    List<String> pending = sidecars.list();
-    if (!pending.isEmpty()) {
-      String path = pending.get(0);
-      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
-      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
-          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
-          new ErrorDetail.RecoveryRequired(id));
-    }
   }
 
   private WriteIntent arm(Intent intent, String commitId, long createdAt) {

@@ -74,7 +74,7 @@ final class SchemaApply {
     g.entryBarrier().run();
     String branch = GraphBranch.MAIN;
     try (EffectWindow window = g.window().apply("schema-apply " + ProcessHandle.current().pid())) {
-      requireNoPendingRecovery(g);
+      g.sidecars().requireNonePending();
       SchemaMigration.requireOnlyMain(g);
       ManifestState state = g.snapshots().latest();
       CompiledSchema accepted = g.snapshots().schemaAt(state);
@@ -310,16 +310,6 @@ final class SchemaApply {
     return new TableIdentity(spec.stableTableId(), spec.tableIncarnationId());
   }
 
-  private static void requireNoPendingRecovery(GraphAccess g) {
-    List<String> pending = g.sidecars().list();
-    if (!pending.isEmpty()) {
-      String path = pending.get(0);
-      String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
-      throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's sidecar "
-          + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
-          new ErrorDetail.RecoveryRequired(id));
-    }
-  }
 
   /** @return whether {@code step} drops something */
   static boolean isDrop(SchemaPlanStep step) {
