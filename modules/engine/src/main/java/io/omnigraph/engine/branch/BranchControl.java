@@ -269,6 +269,7 @@ public final class BranchControl {
       for (String path : forked) {
         try {
           tables.writer().deleteBranch(root.lance(path), name);
+          manifest.durability().syncBranchDeleted(root.lance(path), name);
         } catch (OmnigraphException e) {
           // Deliberate, as above: derived cleanup is best effort.
         }

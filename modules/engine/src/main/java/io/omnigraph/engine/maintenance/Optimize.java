@@ -175,6 +175,9 @@ public final class Optimize {
       if (compactManifest) {
         window.checkValid();
         long v = tables.writer().compact(manifest, ManifestStore.PATH, mHead);
+        // The compacted version is the manifest's HEAD, which every reader opens: durable before optimize returns.
+        g.manifest().durability().syncOnce(tables.reader(),
+            List.of(new io.omnigraph.engine.storage.CommitDurability.TableCommit(manifest, mHead, v)));
         try (TableSnapshot s = tables.reader().openAt(manifest, v)) {
           mAfter = tables.reader().fragmentCount(s);
         }

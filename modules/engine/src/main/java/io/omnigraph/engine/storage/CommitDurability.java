@@ -173,8 +173,12 @@ public final class CommitDurability {
       }
       String manifest = base + TableReader.manifestPath(c.to());
       paths.add(root.exists(manifest) ? manifest : base + TableReader.legacyManifestPath(c.to()));
-      if (c.from() > 0 && c.to() - c.from() > 1) {
-        for (long v = c.from() + 1; v < c.to(); v++) {
+      boolean chain = c.from() > 0 && c.to() - c.from() > 1;
+      // A native branch of a table (a lazy fork): Lance cloned version `from` onto it with a transaction
+      // of its own, and recovery restores the fork to that version; both must survive with the commit.
+      boolean fork = c.from() > 0 && c.ref() != null;
+      if (chain || fork) {
+        for (long v = fork ? c.from() : c.from() + 1; v < c.to(); v++) {
           String between = base + TableReader.manifestPath(v);
           if (root.exists(between)) {
             paths.add(between);
@@ -182,7 +186,8 @@ public final class CommitDurability {
             paths.add(base + TableReader.legacyManifestPath(v));
           }
         }
-        // The transactions of the versions in between: _transactions/<read version>-<uuid>.txn.
+        // The transactions of the versions in between (and of the fork's clone):
+        // _transactions/<read version>-<uuid>.txn.
         for (String t : root.list(base + "_transactions")) {
           String name = t.substring(t.lastIndexOf('/') + 1);
           int dash = name.indexOf('-');

@@ -214,7 +214,7 @@ class DurableCommitTraceTest {
   }
 
   /** The file was fsynced after it was created, or its temp source before the rename/link. */
-  private static boolean fileSynced(List<Event> ev, Path file, int created, int ack) {
+  static boolean fileSynced(List<Event> ev, Path file, int created, int ack) {
     if (syncOf(ev, file, created, ack) >= 0) {
       return true;
     }
@@ -222,7 +222,7 @@ class DurableCommitTraceTest {
     return source != null && lastOf(ev.subList(0, created), Kind.SYNC, source) >= 0;
   }
 
-  private static int syncOf(List<Event> ev, Path path, int after, int before) {
+  static int syncOf(List<Event> ev, Path path, int after, int before) {
     for (int i = after + 1; i < before && i < ev.size(); i++) {
       Event e = ev.get(i);
       if (e.kind == Kind.SYNC && path.equals(e.path)) {
@@ -236,7 +236,7 @@ class DurableCommitTraceTest {
     return lastOf(ev, Kind.CREATE, file);
   }
 
-  private static int lastOf(List<Event> ev, Kind kind, Path path) {
+  static int lastOf(List<Event> ev, Kind kind, Path path) {
     for (int i = ev.size() - 1; i >= 0; i--) {
       Event e = ev.get(i);
       if (e.kind == kind && path.equals(e.path)) {
@@ -247,7 +247,7 @@ class DurableCommitTraceTest {
   }
 
   /** Every file (with its size and modification time) and directory (-1) under {@code root}. */
-  private static Map<Path, Long> tree(Path root) throws IOException {
+  static Map<Path, Long> tree(Path root) throws IOException {
     Map<Path, Long> out = new HashMap<>();
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : (Iterable<Path>) s::iterator) {
@@ -272,6 +272,8 @@ class DurableCommitTraceTest {
       "^open(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\", [^)]*O_CREAT[^)]*\\)\\s+=\\s+\\d+.*$");
   private static final Pattern UNLINK = Pattern.compile(
       "^unlink(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
+  private static final Pattern RMDIR = Pattern.compile(
+      "^rmdir\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
   private static final Pattern MKDIR = Pattern.compile(
       "^mkdir(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
   private static final Pattern ACK = Pattern.compile("omnigraph-ack-(\\d)");
@@ -322,6 +324,11 @@ class DurableCommitTraceTest {
       Matcher u = UNLINK.matcher(call);
       if (u.matches()) {
         out.add(new Event(Kind.UNLINK, resolve(u.group(1), u.group(2)), null, 0));
+        continue;
+      }
+      Matcher rd = RMDIR.matcher(call);
+      if (rd.matches()) {
+        out.add(new Event(Kind.UNLINK, resolve(rd.group(1), rd.group(2)), null, 0)); // a removal, as unlinkat(AT_REMOVEDIR)
         continue;
       }
       Matcher d = MKDIR.matcher(call);
