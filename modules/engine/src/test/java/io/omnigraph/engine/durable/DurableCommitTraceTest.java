@@ -82,9 +82,12 @@ class DurableCommitTraceTest {
     }
     List<String> problems = new ArrayList<>();
     Map<Integer, Integer> syncsPerWrite = new TreeMap<>();
+    Map<Integer, Map<String, Integer>> byClass = new TreeMap<>();
     for (int i = 0; i < events.size(); i++) {
       if (events.get(i).kind == Kind.SYNC) {
         syncsPerWrite.merge(writeOf(i, acks), 1, Integer::sum);
+        byClass.computeIfAbsent(writeOf(i, acks), k -> new TreeMap<>()).merge(syncClass(root, events.get(i).path), 1,
+            Integer::sum);
       }
     }
     int checkedFiles = 0;
@@ -133,8 +136,8 @@ class DurableCommitTraceTest {
     for (int k = 1; k <= 3; k++) {
       problems.addAll(protocolOrder(events, root, k == 1 ? 0 : acks[k - 1], acks[k], k));
     }
-    System.out.println("DurableCommitTraceTest: sync calls per write " + syncsPerWrite + ", " + checkedFiles
-        + " files checked");
+    System.out.println("DurableCommitTraceTest: sync calls per write " + syncsPerWrite + ", by what they sync "
+        + byClass + ", " + checkedFiles + " files checked");
     assertThat(checkedFiles).as("files the three writes left").isGreaterThanOrEqualTo(12);
     assertThat(problems).isEmpty();
   }
@@ -197,6 +200,20 @@ class DurableCommitTraceTest {
       out.add("write " + k + ": the __manifest version is not durable before the sidecar is removed");
     }
     return out;
+  }
+
+  /** What a synced path belongs to, for the per-write breakdown. */
+  private static String syncClass(Path root, Path p) {
+    if (p.getFileName() != null && p.getFileName().toString().startsWith("__write_lease")) {
+      return "lease";
+    }
+    if (p.startsWith(root.resolve("__recovery")) || p.equals(root.resolve("__recovery"))) {
+      return "sidecar";
+    }
+    if (p.startsWith(root.resolve("__manifest"))) {
+      return "manifest";
+    }
+    return p.startsWith(root) && !p.equals(root) ? "table" : "root and above";
   }
 
   private static boolean exempt(Path root, Path file) {
