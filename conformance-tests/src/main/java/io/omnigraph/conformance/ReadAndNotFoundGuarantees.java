@@ -107,16 +107,18 @@ abstract class ReadAndNotFoundGuarantees extends ContractGroup {
   void anObjectDeletedAndRecreatedInATightLoopNeverMakesReadTextIfExistsThrow() throws Exception {
     put("race/flicker", "here");
     AtomicBoolean writerDone = new AtomicBoolean();
+    AtomicBoolean aReaderFailed = new AtomicBoolean();
     AtomicInteger reads = new AtomicInteger();
     int readers = 3;
     // the readers keep reading until the writer has deleted and re-created the object at least
     // FLICKER_CYCLES times and they made at least FLICKER_READS reads: every delete is a chance
-    // to fall between a check and a read
+    // to fall between a check and a read. A failed reader stops the writer (the reads it waits for
+    // would never come).
     List<Outcome<Integer>> outcomes = runConcurrently(readers + 1, readers + 1, i -> {
       if (i == 0) {
         try {
           int cycles = 0;
-          while (cycles < FLICKER_CYCLES || reads.get() < FLICKER_READS) {
+          while ((cycles < FLICKER_CYCLES || reads.get() < FLICKER_READS) && !aReaderFailed.get()) {
             adapter.delete("race/flicker");
             put("race/flicker", "here");
             cycles++;
@@ -126,14 +128,19 @@ abstract class ReadAndNotFoundGuarantees extends ContractGroup {
           writerDone.set(true);
         }
       }
-      while (!writerDone.get()) {
-        Optional<String> seen = adapter.readTextIfExists("race/flicker");
-        reads.incrementAndGet();
-        if (seen.isPresent()) {
-          assertThat(seen.get()).isEqualTo("here");
+      try {
+        while (!writerDone.get()) {
+          Optional<String> seen = adapter.readTextIfExists("race/flicker");
+          reads.incrementAndGet();
+          if (seen.isPresent()) {
+            assertThat(seen.get()).isEqualTo("here");
+          }
         }
+        return 0;
+      } catch (Exception | AssertionError e) {
+        aReaderFailed.set(true);
+        throw e;
       }
-      return 0;
     });
     for (Outcome<Integer> o : outcomes) {
       assertThat(o.failure()).as("a reader or the deleting writer failed: %s", o.failure()).isNull();
