@@ -197,6 +197,45 @@ public final class TableWriter {
   }
 
   /**
+   * Stages a chunk of a proven insertion-only interval (docs/branches.md, "The proven-insert route")
+   * onto {@code s}: the same insertion-only Update a strict insert stages, newly certified against
+   * {@code s}'s version, but WITHOUT the id probe of the target — the {@code proof} says every id of
+   * the interval was absent from the base version, and the caller guarantees {@code s} still holds
+   * exactly the base's rows plus the earlier chunks of the same interval. Duplicate ids within the
+   * chunk are still refused.
+   *
+   * @param proof a proven interval of this table ({@link TableReader#proveInsertOnlyHistory}); its
+   *     rows are the only rows this may stage
+   * @param batch rows read from the interval ({@link TableReader#scanProvenRows}), at least one
+   * @throws KeyCollision a duplicated id within the chunk; nothing was written
+   */
+  public StagedWrite stageProvenInsert(TableSnapshot s, InsertProof proof, VectorSchemaRoot batch) {
+    if (proof == null || !proof.proven()) {
+      throw new InternalErrorException("proven insert without a proven interval", null);
+    }
+    String tableKey = proof.tableKey();
+    List<String> ids = ids(batch);
+    List<String> dup = duplicates(ids);
+    if (!dup.isEmpty()) {
+      throw new KeyCollision(tableKey, dup, "appears more than once in the input");
+    }
+    List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+    if (frags.isEmpty()) {
+      throw new InternalErrorException("proven insert chunk of " + tableKey + " is empty", null);
+    }
+    String uuid = UUID.randomUUID().toString();
+    Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
+    InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+        s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
+    if (!cert.certified()) {
+      throw new InternalErrorException("proven insert into " + tableKey + " staged an unfamiliar transaction shape ("
+          + cert.refusal() + "); nothing was committed", null);
+    }
+    return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(), ids,
+        op, cert.properties());
+  }
+
+  /**
    * Stages deletion of the rows matching {@code filter} at the pinned version.
    *
    * @return the staged delete, or empty when no row matches (nothing to commit)
