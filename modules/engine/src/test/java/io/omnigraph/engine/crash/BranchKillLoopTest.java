@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BranchKillLoopTest {
   static final String ITERATIONS_PROPERTY = "omnigraph.branchkillloop.iterations";
   static final String SEED_PROPERTY = "omnigraph.branchkillloop.seed";
-  static final int DEFAULT_ITERATIONS = 8;
+  static final int DEFAULT_ITERATIONS = 10;
   static final String MAIN = "main";
 
   @TempDir Path tmp;
@@ -217,7 +217,7 @@ class BranchKillLoopTest {
         own.computeIfAbsent(b, k -> new LinkedHashMap<>());
       }
       int pick = random.nextInt(10);
-      if (live.isEmpty() || (pick < 2 && live.size() < 3)) {
+      if (live.isEmpty() || (pick == 0 && live.size() < 3)) {
         String name = "b" + (++branches);
         return new Op("create " + name, List.of("branch-create", name), null, null, w -> {
           w.put(name, w.get(MAIN).copy());
@@ -226,7 +226,7 @@ class BranchKillLoopTest {
       }
       String b = live.get(random.nextInt(live.size()));
       Map<String, String> mine = own.get(b);
-      if (pick < 5) {
+      if (pick < 4 || (pick < 9 && mine.isEmpty())) {
         StringBuilder rows = new StringBuilder();
         LoadMode mode = LoadMode.APPEND;
         if (!mine.isEmpty() && random.nextBoolean()) {
@@ -248,7 +248,7 @@ class BranchKillLoopTest {
               return w;
             });
       }
-      if (pick < 6) {
+      if (pick < 5) {
         String ndjson = person("m" + (++counter), random.nextInt(90));
         return new Op("main-load append", List.of("load", "append"), ndjson, MAIN, w -> {
           w.get(MAIN).apply(LoadMode.APPEND, ndjson);
