@@ -373,7 +373,7 @@ public final class BranchMerge {
    * row is compared (every id is new to the target).
    */
   private void adopt(TablePlan plan) {
-    Chunker inserts = new Chunker(plan.key(), ctx.tables().allocator(), plan.inserts);
+    MergeChunker inserts = new MergeChunker(plan.key(), ctx.tables().allocator(), plan.inserts);
     try {
       ctx.tables().reader().scanProvenRows(plan.proof, chunkRows, batch -> {
         VarCharVector ids = (VarCharVector) batch.getVector("id");
@@ -402,8 +402,8 @@ public final class BranchMerge {
     Map<String, String> baseRows = rows(base, key);
     Map<String, String> targetRows = rows(tgt, key);
     BufferAllocator allocator = ctx.tables().allocator();
-    Chunker inserts = new Chunker(key, allocator, plan.inserts);
-    Chunker upserts = new Chunker(key, allocator, plan.upserts);
+    MergeChunker inserts = new MergeChunker(key, allocator, plan.inserts);
+    MergeChunker upserts = new MergeChunker(key, allocator, plan.upserts);
     Set<String> seen = new HashSet<>();
     try {
       src.scanSortedById(key, batch -> {
@@ -503,83 +503,6 @@ public final class BranchMerge {
           + batch.getRowCount() + " rows", null);
     }
     return out;
-  }
-
-  /**
-   * Copies rows into owned Arrow batches, flushing at the first of {@link #chunkRows} rows or
-   * {@link KeyedWrites#MAX_BYTES} of actual buffered size (measured after each row).
-   */
-  private static final class Chunker {
-    private final String key;
-    private final BufferAllocator allocator;
-    private final List<VectorSchemaRoot> out;
-    private VectorSchemaRoot cur;
-    private int n;
-
-    Chunker(String key, BufferAllocator allocator, List<VectorSchemaRoot> out) {
-      this.key = key;
-      this.allocator = allocator;
-      this.out = out;
-    }
-
-    void add(VectorSchemaRoot batch, int row) {
-      if (cur == null) {
-        cur = VectorSchemaRoot.create(batch.getSchema(), allocator);
-        cur.allocateNew();
-        n = 0;
-      }
-      copy(batch, row, n);
-      if (ArrowBatches.memorySize(cur) > KeyedWrites.MAX_BYTES) {
-        setCount(n); // undo: the row does not fit
-        if (n == 0) {
-          long size = rowSize(batch, row);
-          throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, KeyedWrites.MAX_BYTES, size);
-        }
-        flush();
-        add(batch, row);
-        return;
-      }
-      n++;
-      if (n >= chunkRows) {
-        flush();
-      }
-    }
-
-    private void copy(VectorSchemaRoot batch, int row, int at) {
-      for (int c = 0; c < cur.getFieldVectors().size(); c++) {
-        FieldVector to = cur.getVector(c);
-        to.copyFromSafe(row, at, batch.getVector(to.getName()));
-      }
-      setCount(at + 1);
-    }
-
-    private void setCount(int count) {
-      for (FieldVector v : cur.getFieldVectors()) {
-        v.setValueCount(count);
-      }
-      cur.setRowCount(count);
-    }
-
-    private long rowSize(VectorSchemaRoot batch, int row) {
-      try (VectorSchemaRoot one = ArrowBatches.select(batch, List.of(row), allocator)) {
-        return ArrowBatches.memorySize(one);
-      }
-    }
-
-    void flush() {
-      if (cur != null && n > 0) {
-        out.add(cur);
-        cur = null;
-        n = 0;
-      }
-    }
-
-    void discard() {
-      if (cur != null) {
-        cur.close();
-        cur = null;
-      }
-    }
   }
 
   private static ErrorDetail.MergeConflict rowConflict(TableSpec spec, ThreeWay.Kind kind, String id, String base,
