@@ -254,8 +254,13 @@ public final class TableReader {
    *     to merge, deletions to materialize); the planner only reads metadata
    */
   public boolean needsCompaction(TableSnapshot s) {
+    return needsCompaction(s, 0);
+  }
+
+  /** {@link #needsCompaction(TableSnapshot)} with a target rows per fragment (0: Lance's default). */
+  public boolean needsCompaction(TableSnapshot s, long targetRowsPerFragment) {
     return lance(s.location().uri(), () -> !org.lance.compaction.Compaction.planCompaction(s.dataset(),
-        TableWriter.COMPACTION).getCompactionTasks().isEmpty());
+        TableWriter.compaction(targetRowsPerFragment)).getCompactionTasks().isEmpty());
   }
 
   /** @return every version of the dataset at {@code location}: {id, creation time in epoch ms}, oldest first */

@@ -62,6 +62,12 @@ public final class TableWriter {
   private final TableReader reader;
   private final BufferAllocator allocator;
 
+  /** @return {@link #COMPACTION}, or the same with {@code targetRowsPerFragment} when it is positive */
+  static org.lance.compaction.CompactionOptions compaction(long targetRowsPerFragment) {
+    return targetRowsPerFragment <= 0 ? COMPACTION : org.lance.compaction.CompactionOptions.builder()
+        .withMaterializeDeletions(true).withTargetRowsPerFragment(targetRowsPerFragment).build();
+  }
+
   TableWriter(TableReader reader) {
     this.reader = reader;
     this.allocator = reader.allocator();
@@ -592,10 +598,20 @@ public final class TableWriter {
    * @throws ConflictException the live HEAD is not {@code expectedHead}
    */
   public long compact(LanceLocation location, String tableKey, long expectedHead) {
+    return compact(location, tableKey, expectedHead, 0);
+  }
+
+  /**
+   * {@link #compact(LanceLocation, String, long)} with Lance's target rows per fragment set to
+   * {@code targetRowsPerFragment} (0: Lance's default): fragments at least that large are left
+   * alone unless their deletions call for a rewrite, so automatic maintenance compacts only the
+   * small fragments recent writes left (docs/maintenance.md, "Automatic maintenance").
+   */
+  public long compact(LanceLocation location, String tableKey, long expectedHead, long targetRowsPerFragment) {
     try (TableSnapshot s = reader.openLatest(location)) {
       requireHead(s, tableKey, expectedHead);
       lance(location.uri(), () -> {
-        s.dataset().compact(COMPACTION);
+        s.dataset().compact(compaction(targetRowsPerFragment));
         return null;
       });
     }
