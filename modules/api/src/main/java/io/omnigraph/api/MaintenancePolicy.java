@@ -26,6 +26,10 @@ public record MaintenancePolicy(boolean automatic, int manifestFragments, int ta
   public static final String PROPERTY = "omnigraph.maintenance";
   /** The environment variable read by {@link #fromEnvironment()} when the property is unset. */
   public static final String ENV = "OMNIGRAPH_MAINTENANCE";
+  /** The message of the commit an automatic maintenance run publishes (rows unchanged). */
+  public static final String COMMIT_MESSAGE = "optimize (automatic)";
+  /** The actor of the commit an automatic maintenance run publishes. */
+  public static final String COMMIT_ACTOR = "omnigraph:maintenance";
   /** The default threshold of both counts. */
   public static final int DEFAULT_FRAGMENTS = 16;
 

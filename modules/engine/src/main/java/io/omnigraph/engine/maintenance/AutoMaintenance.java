@@ -33,9 +33,9 @@ import java.util.TreeSet;
  */
 public final class AutoMaintenance {
   /** The actor of an automatic maintenance commit. */
-  public static final String ACTOR = "omnigraph:maintenance";
+  public static final String ACTOR = MaintenancePolicy.COMMIT_ACTOR;
   /** The commit message of an automatic maintenance commit. */
-  public static final String MESSAGE = "optimize (automatic)";
+  public static final String MESSAGE = MaintenancePolicy.COMMIT_MESSAGE;
   /**
    * Lance's compaction target for automatic maintenance: only fragments smaller than this are
    * merged, so a table's large fragments (from loads, or earlier compactions) are not rewritten
