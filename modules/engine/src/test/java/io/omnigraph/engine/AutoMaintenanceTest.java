@@ -161,6 +161,26 @@ class AutoMaintenanceTest {
     }
   }
 
+  /**
+   * A caller that expects the head its own write returned still writes after maintenance put a
+   * commit on top: the maintenance commit changes no row (an ordinary commit on top is still 412).
+   */
+  @Test
+  void anExpectedHeadStillHoldsWhenOnlyMaintenanceCameAfterIt() {
+    try (Graph g = init("g", MaintenancePolicy.atFragments(2))) {
+      load(g, LoadMode.APPEND, PeopleGraph.person("a", 1));
+      LoadResult w = load(g, LoadMode.APPEND, PeopleGraph.person("b", 2));
+      assertThat(g.commits().get(0).message()).isEqualTo(AutoMaintenance.MESSAGE);
+      assertThat(g.commits().get(1).id()).isEqualTo(w.commitId());
+      MutationResult m = g.mutate(UPDATE, "older", QueryParams.of(Map.of("name", "a", "age", 40)),
+          new MutationOptions(null, null, w.commitId(), null));
+      assertThat(m.commitId()).isNotNull();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> load(g, LoadMode.APPEND, PeopleGraph.person("c", 3),
+          io.omnigraph.api.LoadOptions.defaults().withExpectedHead(w.commitId())))
+          .isInstanceOf(io.omnigraph.api.PreconditionFailedException.class);
+    }
+  }
+
   @Test
   void aFailureAfterATableEffectIsAWarningAndRecoveryPublishesTheCompaction() {
     try (Graph g = init("g", MaintenancePolicy.atFragments(2))) {

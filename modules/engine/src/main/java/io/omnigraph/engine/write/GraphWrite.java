@@ -257,7 +257,7 @@ public final class GraphWrite {
     WriteToken prepared = intent.token();
     WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.branchIdentity(intent.branch()),
         authority.schemaIdentity(fresh));
-    now.requireHead(intent.callerExpectedHead());
+    now.requireHead(intent.callerExpectedHead(), fresh);
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
       case NONE -> { }
@@ -465,7 +465,7 @@ public final class GraphWrite {
       // The caller's expectation is terminal: a refusal caused by a head that moved is 412, not 409.
       fresh = authority.freshState();
       WriteToken.capture(fresh, intent.branch(), authority.schemaIdentity(fresh))
-          .requireHead(intent.callerExpectedHead());
+          .requireHead(intent.callerExpectedHead(), fresh);
     }
     for (TableEffect e : intent.effects()) {
       if (e.staged().kind() != StagedWrite.Kind.STRICT_INSERT || e.staged().ids().isEmpty()) {
