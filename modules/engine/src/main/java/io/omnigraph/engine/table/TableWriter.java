@@ -62,12 +62,6 @@ public final class TableWriter {
   private final TableReader reader;
   private final BufferAllocator allocator;
 
-  /** @return {@link #COMPACTION}, or the same with {@code targetRowsPerFragment} when it is positive */
-  static org.lance.compaction.CompactionOptions compaction(long targetRowsPerFragment) {
-    return targetRowsPerFragment <= 0 ? COMPACTION : org.lance.compaction.CompactionOptions.builder()
-        .withMaterializeDeletions(true).withTargetRowsPerFragment(targetRowsPerFragment).build();
-  }
-
   TableWriter(TableReader reader) {
     this.reader = reader;
     this.allocator = reader.allocator();
@@ -601,17 +595,12 @@ public final class TableWriter {
     return compact(location, tableKey, expectedHead, 0);
   }
 
-  /**
-   * {@link #compact(LanceLocation, String, long)} with Lance's target rows per fragment set to
-   * {@code targetRowsPerFragment} (0: Lance's default): fragments at least that large are left
-   * alone unless their deletions call for a rewrite, so automatic maintenance compacts only the
-   * small fragments recent writes left (docs/maintenance.md, "Automatic maintenance").
-   */
+  /** {@link #compact(LanceLocation, String, long)} with a Lance target rows per fragment (0: default; docs/maintenance.md). */
   public long compact(LanceLocation location, String tableKey, long expectedHead, long targetRowsPerFragment) {
     try (TableSnapshot s = reader.openLatest(location)) {
       requireHead(s, tableKey, expectedHead);
       lance(location.uri(), () -> {
-        s.dataset().compact(compaction(targetRowsPerFragment));
+        s.dataset().compact(TableReader.compaction(targetRowsPerFragment));
         return null;
       });
     }

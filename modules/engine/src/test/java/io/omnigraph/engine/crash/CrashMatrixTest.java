@@ -494,9 +494,9 @@ class CrashMatrixTest {
     return runCell(backend, w, failpoint, hit, recoveryFailpoint, null);
   }
 
-  /** {@link #runCell(Backend, Writer, String, int, String)} expecting {@code expected} when it is not {@code null}. */
+  /** {@link #runCell(Backend, Writer, String, int, String)} expecting {@code expectedOutcome} when it is not {@code null}. */
   private CellResult runCell(Backend backend, Writer w, String failpoint, int hit, String recoveryFailpoint,
-      String expected) {
+      String expectedOutcome) {
     String uri = backend.freshUri();
     lastUri = uri;
     OpenOptions open = new OpenOptions(backend.options());
@@ -591,7 +591,7 @@ class CrashMatrixTest {
             + "] vs after [" + after.diff(actual) + "], commits " + commits + " (before " + beforeCommits + ")");
       }
       // A writer without effects never commits: its every cell, the control included, is "before".
-      String wanted = expected != null ? expected : w.tables() == 0 ? "before"
+      String wanted = expectedOutcome != null ? expectedOutcome : w.tables() == 0 ? "before"
           : w == SCHEMA_APPLY3 ? expectedSchemaApplyOutcome(failpoint) : expectedOutcome(failpoint, hit);
       if (!outcome.equals(wanted)) {
         return new CellResult(outcome, "expected " + wanted + " (state and audit row), got " + outcome
