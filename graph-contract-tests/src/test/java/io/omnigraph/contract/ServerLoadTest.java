@@ -235,7 +235,12 @@ class ServerLoadTest {
     long pauseMs = Long.getLong("omnigraph.fault.chunkPauseMs", 1500);
     long killAfterArmMs = Long.getLong("omnigraph.fault.killAfterArmMs", 400);
     Path root = tmp.resolve("g");
-    Omnigraph.init(root.toString(), GraphContract.SCHEMA).close();
+    try (Graph g = Omnigraph.init(root.toString(), GraphContract.SCHEMA)) {
+      // A first commit after genesis: a merge whose base is the genesis commit fails today with an
+      // internal error (MergeBase.of, reported to the branch lane), which is not what this test is about.
+      g.load(LoadMode.APPEND, new java.io.ByteArrayInputStream(GraphContract.DATA.getBytes(StandardCharsets.UTF_8)),
+          LoadOptions.defaults());
+    }
     Process server = startServer(root, "-Domnigraph.merge.chunk_rows=" + chunkRows,
         "-Domnigraph.failpoints=branch_merge.after_chunk_commit=delay:" + pauseMs);
     URI u = listenAddress(server);
