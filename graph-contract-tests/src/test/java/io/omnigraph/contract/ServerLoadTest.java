@@ -236,8 +236,7 @@ class ServerLoadTest {
     long killAfterArmMs = Long.getLong("omnigraph.fault.killAfterArmMs", 400);
     Path root = tmp.resolve("g");
     try (Graph g = Omnigraph.init(root.toString(), GraphContract.SCHEMA)) {
-      // A first commit after genesis: a merge whose base is the genesis commit fails today with an
-      // internal error (MergeBase.of, reported to the branch lane), which is not what this test is about.
+      // some rows on main before the first branch
       g.load(LoadMode.APPEND, new java.io.ByteArrayInputStream(GraphContract.DATA.getBytes(StandardCharsets.UTF_8)),
           LoadOptions.defaults());
     }
