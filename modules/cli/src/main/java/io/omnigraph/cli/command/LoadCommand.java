@@ -76,7 +76,6 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
       // The write is published; what failed after it (automatic maintenance) is reported, not an error.
       result.warnings().forEach(w -> terminal().err().println("warning: " + w.code() + ": " + w.message()));
     }
-    readableByUmask(uri);
     return 0;
   }
 

@@ -86,7 +86,6 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       // The write is published; what failed after it (automatic maintenance) is reported, not an error.
       result.warnings().forEach(w -> terminal().err().println("warning: " + w.code() + ": " + w.message()));
     }
-    readableByUmask(uri);
     return 0;
   }
 
