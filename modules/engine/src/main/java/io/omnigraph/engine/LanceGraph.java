@@ -68,6 +68,11 @@ final class LanceGraph implements Graph {
   volatile Runnable beforeEffectWindow = () -> { };
   /** Test seam: mints the id of every unkeyed node and edge a mutation inserts (fresh ULIDs). */
   volatile java.util.function.Supplier<String> newRowId = io.omnigraph.engine.schema.Ulid::generate;
+  /** When writes compact by themselves (docs/maintenance.md, "Automatic maintenance"). */
+  private volatile io.omnigraph.api.MaintenancePolicy maintenance = io.omnigraph.api.MaintenancePolicy.fromEnvironment();
+  /** What published writes made due; run after the write, outside its effect window. */
+  private final io.omnigraph.engine.maintenance.AutoMaintenance.Tracker maintenanceDue =
+      new io.omnigraph.engine.maintenance.AutoMaintenance.Tracker();
 
   LanceGraph(GraphRoot root, TableStore tables, ManifestStore manifest, SnapshotResolver snapshots,
       CompiledSchema schema) {
@@ -111,7 +116,27 @@ final class LanceGraph implements Graph {
           public String branchIdentity(String branch) {
             return LanceGraph.this.branchIdentity(branch);
           }
+
+          @Override
+          public void published(GraphWrite.Intent intent, GraphWrite.Outcome outcome) {
+            maintenanceDue.published(maintenance, intent, outcome);
+          }
         });
+  }
+
+  /** Sets when writes through this handle compact by themselves. */
+  void maintenance(io.omnigraph.api.MaintenancePolicy policy) {
+    this.maintenance = Objects.requireNonNull(policy, "policy");
+  }
+
+  /**
+   * Runs the maintenance a write just made due, after that write is published and its effect window
+   * closed ({@link io.omnigraph.engine.maintenance.AutoMaintenance}).
+   *
+   * @return warnings for the write's result; never throws for a maintenance failure
+   */
+  private List<io.omnigraph.api.WriteWarning> afterWrite() {
+    return maintenanceDue.runIfDue(access(), recovery);
   }
 
   /** Runs this graph's recovery sweep inside the root's effect window; see {@link RecoveryGate#sweep}. */
@@ -136,7 +161,9 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options).run(ndjson));
+    LoadResult result = underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options)
+        .run(ndjson));
+    return result.withWarnings(afterWrite());
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -256,16 +283,19 @@ final class LanceGraph implements Graph {
   private MutationResult run(MutationPlan plan, MutationOptions options, CompiledSchema compiledAgainst) {
     // Preparation runs concurrently (also between threads of this JVM); GraphWrite enters the
     // effect window (gate + lease) itself and the publish compare-and-set decides (docs/concurrency.md).
-    return underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
+    MutationResult result = underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
         .expectingSchema(compiledAgainst.ir().hash()).run(plan));
+    return result.withWarnings(afterWrite());
   }
 
   @Override
-  public void export(OutputStream out) {
+  public void export(OutputStream out, io.omnigraph.api.ExportOptions options) {
     ensureOpen();
     Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
-      new GraphExport(snapshot).writeTo(out);
+    Objects.requireNonNull(options, "options");
+    GraphRef ref = options.commitId().map(GraphRef::commit).orElseGet(() -> GraphRef.branch(options.branch().orElse(branch)));
+    try (GraphSnapshot snapshot = snapshots.resolve(ref)) {
+      new GraphExport(snapshot, options.typeNames().orElse(null)).writeTo(out);
     }
   }
 
@@ -322,27 +352,14 @@ final class LanceGraph implements Graph {
   }
 
   @Override
-  public void export(OutputStream out, String branch) {
-    ensureOpen();
-    Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
-      new GraphExport(snapshot).writeTo(out);
-    }
-  }
-
-  @Override
-  public void exportCommit(OutputStream out, String commitId) {
-    ensureOpen();
-    Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
-      new GraphExport(snapshot).writeTo(out);
-    }
-  }
-
-  @Override
   public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
     ensureOpen();
-    return io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+    io.omnigraph.api.MergeResult r = io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+    if (r.tables().values().stream().anyMatch(t -> t.transactions() > 1)) {
+      // A chunked merge's intermediate versions are not in the published one's file list (docs/cli.md, "File modes").
+      io.omnigraph.engine.storage.LocalFileModes.walk(root);
+    }
+    return r;
   }
 
   private io.omnigraph.engine.branch.BranchMerge.Context mergeContext() {
@@ -370,8 +387,23 @@ final class LanceGraph implements Graph {
   @Override
   public SchemaInfo schema() {
     ensureOpen();
-    return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),
-        schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
+    return schemaInfo(schema);
+  }
+
+  @Override
+  public SchemaInfo schema(String branch) {
+    ensureOpen();
+    if (branch == null) {
+      return schemaInfo(schema);
+    }
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
+      return schemaInfo(snapshot.schema());
+    }
+  }
+
+  private static SchemaInfo schemaInfo(CompiledSchema s) {
+    return new SchemaInfo(s.source(), s.ir().toJson(), s.ir().hash(),
+        s.tables().stream().map(TableSpec::tableKey).sorted().toList());
   }
 
   // --- schema & maintenance ---
@@ -402,7 +434,11 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.OptimizeResult optimize() {
     ensureOpen();
-    return io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
+    io.omnigraph.api.OptimizeResult r = io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
+    // Compaction and index folds make intermediate table versions, and the __manifest compaction
+    // runs after the publish: files no published version lists (docs/cli.md, "File modes").
+    io.omnigraph.engine.storage.LocalFileModes.walk(root);
+    return r;
   }
 
   /** @return what the index and maintenance writers need of this handle */

@@ -523,6 +523,8 @@ public final class TableWriter {
         }
       });
     }
+    // Lance writes the branch's record and first version 0600 (docs/cli.md, "File modes").
+    io.omnigraph.engine.storage.LocalFileModes.nativeBranch(main, name);
     return reader.branch(main, name).orElseThrow(() -> new InternalErrorException(
         "Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
   }
@@ -620,10 +622,15 @@ public final class TableWriter {
    * @throws ConflictException the live HEAD is not {@code expectedHead}
    */
   public long compact(LanceLocation location, String tableKey, long expectedHead) {
+    return compact(location, tableKey, expectedHead, 0);
+  }
+
+  /** {@link #compact(LanceLocation, String, long)} with a Lance target rows per fragment (0: default; docs/maintenance.md). */
+  public long compact(LanceLocation location, String tableKey, long expectedHead, long targetRowsPerFragment) {
     try (TableSnapshot s = reader.openLatest(location)) {
       requireHead(s, tableKey, expectedHead);
       lance(location.uri(), () -> {
-        s.dataset().compact(COMPACTION);
+        s.dataset().compact(TableReader.compaction(targetRowsPerFragment));
         return null;
       });
     }
