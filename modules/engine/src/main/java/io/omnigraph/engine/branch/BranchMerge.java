@@ -31,7 +31,12 @@ import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.snapshot.GraphRef;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.snapshot.SnapshotResolver;
+import io.omnigraph.api.storage.LanceLocation;
 import io.omnigraph.engine.table.ArrowBatches;
+import io.omnigraph.engine.table.InsertProof;
+import io.omnigraph.engine.table.KeyCollision;
+import io.omnigraph.engine.table.NativeBranch;
+import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
@@ -75,7 +80,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>Routes per table: unchanged on the source → nothing; the target unchanged since the base and
  * the source's version on the same native ref → {@code pointer} (the target publishes the source's
- * version, no data is written); otherwise {@code ordered}: new rows as strict-insert chunks, changed
+ * version, no data is written); the target unchanged since the base on its own ref and the source's
+ * history since the base a verified insertion-only chain → {@code proven_insert} (the interval's rows
+ * as strict-insert chunks staged without an id probe or a diff, docs/branches.md, "The proven-insert
+ * route"); otherwise {@code ordered}: new rows as strict-insert chunks, changed
  * rows as upsert chunks, deleted ids as delete chunks, each at most {@link KeyedWrites#MAX_ROWS} rows
  * and {@link KeyedWrites#MAX_BYTES} bytes of buffered Arrow data, at most
  * {@link #MAX_TRANSACTIONS_PER_TABLE} per table. Every limit is checked before the sidecar is armed
@@ -94,6 +102,13 @@ public final class BranchMerge {
    */
   static volatile int chunkRows = Math.max(1, Math.min(KeyedWrites.MAX_ROWS,
       Integer.getInteger("omnigraph.merge.chunk_rows", KeyedWrites.MAX_ROWS)));
+
+  /**
+   * Test seam: whether the proven-insert route may be taken (tests turn it off to compare the
+   * routes' results on the same history); the system property {@code omnigraph.merge.ordered_only}
+   * turns it off too.
+   */
+  static volatile boolean provenInsert = !Boolean.getBoolean("omnigraph.merge.ordered_only");
 
   /**
    * What a merge needs from the open graph.
@@ -159,6 +174,12 @@ public final class BranchMerge {
     /** Ids the merge rewrites on this table (taken rows), and the ids it deletes. */
     final Set<String> takenIds = new HashSet<>();
     final Set<String> deletedIds = new HashSet<>();
+    /** Route {@code proven_insert}: the verified interval, and the source ref's identifier it was proven on. */
+    InsertProof proof;
+    LanceLocation sourceMain;
+    String sourceRefIdentity;
+    /** Why the proven-insert route was not taken (diagnostics), or {@code null}. */
+    String provenRefusal;
 
     TablePlan(TableSpec spec, TableEntry targetEntry, TableEntry sourceEntry) {
       this.spec = spec;
@@ -232,7 +253,7 @@ public final class BranchMerge {
       try (GraphSnapshot b = snapshots.resolve(GraphRef.commit(base.commitId()))) {
         List<ErrorDetail.MergeConflict> conflicts = new ArrayList<>();
         for (TableSpec spec : tgt.schema().tables()) {
-          TablePlan plan = plan(spec, b, src, tgt, conflicts);
+          TablePlan plan = plan(spec, b, src, tgt, target, conflicts);
           if (plan != null) {
             plans.add(plan);
           }
@@ -274,7 +295,7 @@ public final class BranchMerge {
   }
 
   /** @return the table's plan, or {@code null} when the merge leaves it as the target has it */
-  private TablePlan plan(TableSpec spec, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt,
+  private TablePlan plan(TableSpec spec, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt, String target,
       List<ErrorDetail.MergeConflict> conflicts) {
     String key = spec.tableKey();
     TableEntry be = base.entry(key);
@@ -294,12 +315,83 @@ public final class BranchMerge {
     // it, write nothing. Its rows are still diffed, for the counts and the merged-graph checks.
     plan.route = sameVersion(te, be) && Objects.equals(se.branch(), te.branch()) ? "pointer" : "ordered";
     try {
+      if (plan.route.equals("ordered") && provenInsert) {
+        InsertProof proof = proveInsertOnly(plan, base, src, target);
+        if (proof.proven()) {
+          plan.route = "proven_insert";
+          plan.proof = proof;
+          adopt(plan);
+          return plan;
+        }
+        plan.provenRefusal = proof.refusal();
+      }
       diff(plan, base, src, tgt, conflicts);
     } catch (RuntimeException e) {
       plan.close();
       throw e;
     }
     return plan;
+  }
+
+  /**
+   * The proven-insert route's admission (docs/branches.md, "The proven-insert route"): the target
+   * still publishes the base's version of the table on its own ref (so absence from the base is
+   * absence from the target), the source's version lives on a native ref forked from exactly that
+   * version, and the source's history since is a verified insertion-only chain
+   * ({@link io.omnigraph.engine.table.TableReader#proveInsertOnlyHistory}). Anything else is a
+   * refusal: the table takes the ordered route.
+   */
+  private InsertProof proveInsertOnly(TablePlan plan, GraphSnapshot base, GraphSnapshot src, String target) {
+    String key = plan.key();
+    TableEntry be = base.entry(key);
+    TableEntry se = plan.sourceEntry;
+    TableEntry te = plan.targetEntry;
+    if (!sameVersion(te, be)) {
+      return InsertProof.refused(key, be.version(), "the target changed the table since the merge base");
+    }
+    if (!Objects.equals(te.branch(), GraphBranch.toColumn(target))) {
+      return InsertProof.refused(key, be.version(), "the target has not forked the table yet (first touch)");
+    }
+    if (se.branch() == null || Objects.equals(se.branch(), be.branch())) {
+      return InsertProof.refused(key, be.version(), "the source version is on the base's ref");
+    }
+    TableSnapshot source = src.table(key);
+    LanceLocation main = new LanceLocation(TableReader.mainUri(source.location(), se.branch()),
+        source.location().storageOptions());
+    Optional<NativeBranch> ref = ctx.tables().reader().branch(main, se.branch());
+    if (ref.isEmpty() || !Objects.equals(ref.get().parentBranch(), be.branch())
+        || ref.get().parentVersion() != be.version()) {
+      return InsertProof.refused(key, be.version(), "the source ref was not forked from the base version");
+    }
+    plan.sourceMain = main;
+    plan.sourceRefIdentity = ref.get().identifierText();
+    return ctx.tables().reader().proveInsertOnlyHistory(key, base.table(key), source, se.rowCount() - be.rowCount());
+  }
+
+  /**
+   * Reads a proven interval's rows into strict-insert chunks: no base or target rows are read, no
+   * row is compared (every id is new to the target).
+   */
+  private void adopt(TablePlan plan) {
+    MergeChunker inserts = new MergeChunker(plan.key(), ctx.tables().allocator(), plan.inserts);
+    try {
+      ctx.tables().reader().scanProvenRows(plan.proof, chunkRows, batch -> {
+        VarCharVector ids = (VarCharVector) batch.getVector("id");
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          plan.takenIds.add(new String(ids.get(i), StandardCharsets.UTF_8));
+          inserts.add(batch, i);
+          plan.inserted++;
+        }
+      });
+      inserts.flush();
+    } catch (RuntimeException e) {
+      inserts.discard();
+      throw e;
+    }
+    if (plan.inserted != plan.proof.rows() || plan.takenIds.size() != plan.inserted) {
+      throw new InternalErrorException("proven interval of " + plan.key() + " holds " + plan.proof.rows()
+          + " rows but " + plan.inserted + " rows (" + plan.takenIds.size() + " ids) were read", null);
+    }
   }
 
   /** The ordered three-way diff of one table into bounded chunks. */
@@ -310,8 +402,8 @@ public final class BranchMerge {
     Map<String, String> baseRows = rows(base, key);
     Map<String, String> targetRows = rows(tgt, key);
     BufferAllocator allocator = ctx.tables().allocator();
-    Chunker inserts = new Chunker(key, allocator, plan.inserts);
-    Chunker upserts = new Chunker(key, allocator, plan.upserts);
+    MergeChunker inserts = new MergeChunker(key, allocator, plan.inserts);
+    MergeChunker upserts = new MergeChunker(key, allocator, plan.upserts);
     Set<String> seen = new HashSet<>();
     try {
       src.scanSortedById(key, batch -> {
@@ -413,83 +505,6 @@ public final class BranchMerge {
     return out;
   }
 
-  /**
-   * Copies rows into owned Arrow batches, flushing at the first of {@link #chunkRows} rows or
-   * {@link KeyedWrites#MAX_BYTES} of actual buffered size (measured after each row).
-   */
-  private static final class Chunker {
-    private final String key;
-    private final BufferAllocator allocator;
-    private final List<VectorSchemaRoot> out;
-    private VectorSchemaRoot cur;
-    private int n;
-
-    Chunker(String key, BufferAllocator allocator, List<VectorSchemaRoot> out) {
-      this.key = key;
-      this.allocator = allocator;
-      this.out = out;
-    }
-
-    void add(VectorSchemaRoot batch, int row) {
-      if (cur == null) {
-        cur = VectorSchemaRoot.create(batch.getSchema(), allocator);
-        cur.allocateNew();
-        n = 0;
-      }
-      copy(batch, row, n);
-      if (ArrowBatches.memorySize(cur) > KeyedWrites.MAX_BYTES) {
-        setCount(n); // undo: the row does not fit
-        if (n == 0) {
-          long size = rowSize(batch, row);
-          throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, KeyedWrites.MAX_BYTES, size);
-        }
-        flush();
-        add(batch, row);
-        return;
-      }
-      n++;
-      if (n >= chunkRows) {
-        flush();
-      }
-    }
-
-    private void copy(VectorSchemaRoot batch, int row, int at) {
-      for (int c = 0; c < cur.getFieldVectors().size(); c++) {
-        FieldVector to = cur.getVector(c);
-        to.copyFromSafe(row, at, batch.getVector(to.getName()));
-      }
-      setCount(at + 1);
-    }
-
-    private void setCount(int count) {
-      for (FieldVector v : cur.getFieldVectors()) {
-        v.setValueCount(count);
-      }
-      cur.setRowCount(count);
-    }
-
-    private long rowSize(VectorSchemaRoot batch, int row) {
-      try (VectorSchemaRoot one = ArrowBatches.select(batch, List.of(row), allocator)) {
-        return ArrowBatches.memorySize(one);
-      }
-    }
-
-    void flush() {
-      if (cur != null && n > 0) {
-        out.add(cur);
-        cur = null;
-        n = 0;
-      }
-    }
-
-    void discard() {
-      if (cur != null) {
-        cur.close();
-        cur = null;
-      }
-    }
-  }
-
   private static ErrorDetail.MergeConflict rowConflict(TableSpec spec, ThreeWay.Kind kind, String id, String base,
       String source, String target) {
     String code = switch (kind) {
@@ -585,6 +600,18 @@ public final class BranchMerge {
                   "table_head:" + p.key(), Long.toString(p.targetEntry.version()), Long.toString(head)));
         }
       }
+      for (TablePlan p : data) {
+        if (p.proof != null) {
+          // The proof was read from the source's ref: it must still be the same ref (no delete and re-create).
+          String ref = ctx.tables().reader().branch(p.sourceMain, p.sourceEntry.branch())
+              .map(NativeBranch::identifierText).orElse("absent");
+          if (!p.sourceRefIdentity.equals(ref)) {
+            throw new ConflictException("merge: the source's ref of " + p.key() + " was replaced while the merge was"
+                + " prepared", new ErrorDetail.ReadSetConflict("branch_merge_source_ref:" + p.key(),
+                    p.sourceRefIdentity, ref));
+          }
+        }
+      }
       window.checkValid();
       Failpoints.hit(Failpoints.MERGE_BEFORE_ARM);
       String commitId = Ulid.generate();
@@ -668,7 +695,17 @@ public final class BranchMerge {
         StagedWrite staged;
         if (s instanceof VectorSchemaRoot batch) {
           KeyedWriteMode mode = step < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
-          staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, mode);
+          if (p.proof != null && mode == KeyedWriteMode.STRICT_INSERT) {
+            // Proven interval: no id probe of the target, no merge join.
+            KeyedWrites.checkLimits(p.key(), batch);
+            try {
+              staged = ctx.tables().writer().stageProvenInsert(cur, p.proof, batch);
+            } catch (KeyCollision c) {
+              throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
+            }
+          } else {
+            staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, mode);
+          }
         } else {
           @SuppressWarnings("unchecked")
           List<String> ids = (List<String>) s;

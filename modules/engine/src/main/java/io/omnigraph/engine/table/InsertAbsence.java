@@ -116,6 +116,46 @@ public final class InsertAbsence {
   }
 
   /**
+   * Verifies one committed link of an insertion-only history (docs/branches.md, "The proven-insert
+   * route"): the transaction that produced a version must carry exactly the v1 certificate, have
+   * {@code expectedParent} as its read version and a non-empty id, and pass every shape check of
+   * {@link #certify} against the schema of its parent version.
+   *
+   * @param schema the table schema at the link's parent version
+   * @param expectedParent the version the link must have been prepared on
+   * @param tx the committed transaction
+   * @return the physical rows the link inserted, or the reason it is no verified link
+   */
+  static Link verifyLink(LanceSchema schema, long expectedParent, org.lance.Transaction tx) {
+    if (!isCertified(tx.transactionProperties().orElse(Map.of()))) {
+      return Link.refused("transaction " + tx.uuid() + " carries no " + PROPERTY + " = " + V1);
+    }
+    Operation op = tx.operation();
+    if (!(op instanceof Update u)) {
+      return Link.refused("operation is " + (op == null ? "unknown" : op.name()) + ", not Update");
+    }
+    long physical = u.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
+    Certification c = certify(schema, expectedParent, tx.readVersion(), tx.uuid(), op, physical);
+    return c.certified() ? new Link(physical, null) : Link.refused(c.refusal());
+  }
+
+  /**
+   * One verified (or refused) link of an insertion-only history.
+   *
+   * @param rows the physical rows the link inserted (0 when refused)
+   * @param refusal why it is no verified link, or {@code null}
+   */
+  record Link(long rows, String refusal) {
+    static Link refused(String why) {
+      return new Link(0, why);
+    }
+
+    boolean verified() {
+      return refusal == null;
+    }
+  }
+
+  /**
    * The outcome of {@link #certify}.
    *
    * @param properties the transaction properties to commit (empty when refused)

@@ -325,6 +325,107 @@ public final class TableReader {
     }
   }
 
+  /**
+   * Checks whether {@code source}'s history since {@code base} is an insertion-only chain
+   * (docs/branches.md, "The proven-insert route"): every version in {@code (base, source]} on the
+   * source's ref was produced by a verified {@link InsertAbsence} v1 link prepared on the version
+   * before it ({@link InsertAbsence#verifyLink}); at most {@link InsertProof#MAX_LINKS} links; the
+   * source keeps every fragment of the base; and the links together inserted exactly
+   * {@code expectedRows} rows (the manifest's entity-count delta), which the fragments the source
+   * added hold. Anything else — a gap, an update, a delete, a compaction, an index build, a missing
+   * transaction file, a count mismatch — is a refusal with its reason, never an error.
+   *
+   * @param base the table at the interval's start; the source's ref must have been forked from it
+   *     (the caller checks the native ref)
+   * @param source the table pinned at the interval's end, on its own ref; it stays owned by the
+   *     caller and must stay open while the proof is used
+   * @param expectedRows the rows the interval must have inserted
+   */
+  public InsertProof proveInsertOnlyHistory(String tableKey, TableSnapshot base, TableSnapshot source,
+      long expectedRows) {
+    long from = base.version();
+    long to = source.version();
+    if (to <= from) {
+      return InsertProof.refused(tableKey, from, "no source interval (" + from + ", " + to + "]");
+    }
+    if (to - from > InsertProof.MAX_LINKS) {
+      return InsertProof.refused(tableKey, from, (to - from) + " versions exceed " + InsertProof.MAX_LINKS + " links");
+    }
+    Map<Integer, Long> baseFragments = fragmentRows(base);
+    Map<Integer, Long> sourceFragments = fragmentRows(source);
+    if (!sourceFragments.keySet().containsAll(baseFragments.keySet())) {
+      return InsertProof.refused(tableKey, from, "the source no longer has every fragment of the base");
+    }
+    long rows = 0;
+    for (long v = from + 1; v <= to; v++) {
+      long version = v;
+      InsertAbsence.Link link;
+      try (TableSnapshot at = openAt(source.location(), v)) {
+        link = lance(source.location().uri(), () -> {
+          Optional<Transaction> tx = at.dataset().readTransaction();
+          if (tx.isEmpty()) {
+            return InsertAbsence.Link.refused("version " + version + " has no transaction file");
+          }
+          try (Transaction t = tx.get()) {
+            return InsertAbsence.verifyLink(at.dataset().getLanceSchema(), version - 1, t);
+          }
+        });
+      } catch (NotFoundException e) {
+        return InsertProof.refused(tableKey, from, "version " + v + " is gone (" + e.getMessage() + ")");
+      }
+      if (!link.verified()) {
+        return InsertProof.refused(tableKey, from, "version " + v + ": " + link.refusal());
+      }
+      rows += link.rows();
+    }
+    if (rows != expectedRows) {
+      return InsertProof.refused(tableKey, from, "the links inserted " + rows + " rows, the entity count grew by "
+          + expectedRows);
+    }
+    List<Integer> added = new ArrayList<>();
+    long addedRows = 0;
+    for (Map.Entry<Integer, Long> f : sourceFragments.entrySet()) {
+      if (!baseFragments.containsKey(f.getKey())) {
+        added.add(f.getKey());
+        addedRows += f.getValue();
+      }
+    }
+    if (addedRows != rows) {
+      return InsertProof.refused(tableKey, from, "the added fragments hold " + addedRows + " rows, the links inserted "
+          + rows);
+    }
+    return new InsertProof(tableKey, source, from, rows, added, null);
+  }
+
+  /** @return fragment id → visible rows, ascending by id */
+  private Map<Integer, Long> fragmentRows(TableSnapshot s) {
+    return lance(s.location().uri(), () -> {
+      Map<Integer, Long> out = new TreeMap<>();
+      for (org.lance.Fragment f : s.dataset().getFragments()) {
+        org.lance.FragmentMetadata m = f.metadata();
+        out.put(f.getId(), m.getPhysicalRows() - m.getNumDeletions());
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Scans the rows a proven interval inserted (the fragments it added, ascending by fragment id, in
+   * batches of at most {@code batchRows} rows), all columns. Each batch is only valid during the
+   * callback.
+   */
+  public void scanProvenRows(InsertProof proof, int batchRows, Consumer<VectorSchemaRoot> batches) {
+    if (!proof.proven()) {
+      throw new io.omnigraph.api.InternalErrorException("scan of an unproven interval of " + proof.tableKey() + ": "
+          + proof.refusal(), null);
+    }
+    if (proof.newFragments().isEmpty()) {
+      return;
+    }
+    scanWith(proof.source(), new ScanOptions.Builder().fragmentIds(proof.newFragments()).batchSize(batchRows).build(),
+        batches);
+  }
+
   // ---------------------------------------------------------------- durability (docs/write-protocol.md, "Durability")
 
   /**

@@ -123,9 +123,9 @@ public final class TableWriter {
    */
 
   public StagedWrite stageKeyedWrite(TableSnapshot s, String tableKey, VectorSchemaRoot batch, KeyedWriteMode mode) {
-    List<String> ids = ids(batch);
+    List<String> ids = KeyedBatch.ids(batch);
     if (mode == KeyedWriteMode.STRICT_INSERT) {
-      List<String> dup = duplicates(ids);
+      List<String> dup = KeyedBatch.duplicates(ids);
       if (!dup.isEmpty()) {
         throw new KeyCollision(tableKey, dup, "appears more than once in the input");
       }
@@ -133,23 +133,7 @@ public final class TableWriter {
       if (!existing.isEmpty()) {
         throw new KeyCollision(tableKey, existing, "already exists");
       }
-      List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
-      String uuid = UUID.randomUUID().toString();
-      if (frags.isEmpty()) {
-        // Nothing inserted: no key to prove absent, so no certificate.
-        return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, 0, ids,
-            Append.builder().fragments(frags).build());
-      }
-      Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
-      InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
-          s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
-      if (!cert.certified()) {
-        // Strict insert fails closed: its absence proof and insertion-only shape are requested semantics.
-        throw new InternalErrorException("strict insert into " + tableKey + " staged an unfamiliar transaction shape ("
-            + cert.refusal() + "); nothing was committed", null);
-      }
-      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(),
-          ids, op, cert.properties());
+      return stageCertifiedInsert(s, tableKey, batch, ids, "strict insert");
     }
     // Upsert: last row per id wins.
     Map<String, Integer> lastRow = new LinkedHashMap<>();
@@ -194,6 +178,50 @@ public final class TableWriter {
         deduped.close();
       }
     }
+  }
+
+  /**
+   * Stages a chunk of a proven insertion-only interval (docs/branches.md, "The proven-insert route")
+   * on {@code s}: what a strict insert stages (newly certified against {@code s}'s version) WITHOUT
+   * the id probe — {@code proof} says the interval's ids were absent from its base version, and the
+   * caller guarantees {@code s} holds exactly the base's rows plus earlier chunks of the interval.
+   *
+   * @param proof a proven interval of this table ({@link TableReader#proveInsertOnlyHistory})
+   * @param batch rows read from the interval ({@link TableReader#scanProvenRows})
+   * @throws KeyCollision a duplicated id within the chunk; nothing was written
+   */
+  public StagedWrite stageProvenInsert(TableSnapshot s, InsertProof proof, VectorSchemaRoot batch) {
+    if (proof == null || !proof.proven() || batch.getRowCount() == 0) {
+      throw new InternalErrorException("proven insert without a proven interval or rows", null);
+    }
+    List<String> ids = KeyedBatch.ids(batch);
+    List<String> dup = KeyedBatch.duplicates(ids);
+    if (!dup.isEmpty()) {
+      throw new KeyCollision(proof.tableKey(), dup, "appears more than once in the input");
+    }
+    return stageCertifiedInsert(s, proof.tableKey(), batch, ids, "proven insert");
+  }
+
+  /** Writes the fragments of a checked insert and stages them as a certified insertion-only Update (fails closed). */
+  private StagedWrite stageCertifiedInsert(TableSnapshot s, String tableKey, VectorSchemaRoot batch, List<String> ids,
+      String what) {
+    List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+    String uuid = UUID.randomUUID().toString();
+    if (frags.isEmpty()) {
+      // Nothing inserted: no key to prove absent, so no certificate.
+      return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, 0, ids,
+          Append.builder().fragments(frags).build());
+    }
+    Operation op = lance(s.location().uri(), () -> InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), frags));
+    InsertAbsence.Certification cert = lance(s.location().uri(), () -> InsertAbsence.certify(
+        s.dataset().getLanceSchema(), s.version(), s.version(), uuid, op, ids.size()));
+    if (!cert.certified()) {
+      // Fails closed: the absence proof and the insertion-only shape are requested semantics.
+      throw new InternalErrorException(what + " into " + tableKey + " staged an unfamiliar transaction shape ("
+          + cert.refusal() + "); nothing was committed", null);
+    }
+    return new StagedWrite(tableKey, s.location(), s.version(), uuid, StagedWrite.Kind.STRICT_INSERT, ids.size(), ids,
+        op, cert.properties());
   }
 
   /**
@@ -697,32 +725,6 @@ public final class TableWriter {
 
   // ---------------------------------------------------------------- internals
 
-
-  private static List<String> ids(VectorSchemaRoot batch) {
-    if (!(batch.getVector(ID) instanceof VarCharVector v)) {
-      throw new InternalErrorException("keyed write batch has no Utf8 'id' column: " + batch.getSchema(), null);
-    }
-    List<String> ids = new ArrayList<>(batch.getRowCount());
-    for (int i = 0; i < batch.getRowCount(); i++) {
-      if (v.isNull(i)) {
-        throw new InvalidInputException("row " + i + " of a keyed write has a null id",
-            new ErrorDetail.Validation(null, null, ID, "null_id"));
-      }
-      ids.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
-    }
-    return ids;
-  }
-
-  private static List<String> duplicates(List<String> ids) {
-    Set<String> seen = new java.util.HashSet<>();
-    Set<String> dup = new LinkedHashSet<>();
-    for (String id : ids) {
-      if (!seen.add(id)) {
-        dup.add(id);
-      }
-    }
-    return new ArrayList<>(dup);
-  }
 
   private record DeletionPlan(List<FragmentMetadata> updated, List<Long> removed) {}
 

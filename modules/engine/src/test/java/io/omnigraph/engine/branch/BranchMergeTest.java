@@ -129,8 +129,9 @@ class BranchMergeTest {
     assertThat(export("main")).isEqualTo(export("f"));
     CommitInfo c = graph.commit(r.commitId()).orElseThrow();
     assertThat(c.parents()).containsExactly(mainHead, fHead);
-    // f wrote Person on its own ref: main gets the rows replayed onto main's ref
-    assertThat(r.tables().get("node:Person").route()).isEqualTo("ordered");
+    // f wrote Person on its own ref (an all-new, certified insert): main adopts the rows onto its
+    // own ref by the proven-insert route (ProvenInsertMergeTest)
+    assertThat(r.tables().get("node:Person").route()).isEqualTo("proven_insert");
     assertThat(r.tables().get("node:Person").inserted()).isEqualTo(1);
     // merging again: the source head is now in main's history
     assertThat(merge("f", "main").outcome()).isEqualTo(MergeOutcome.ALREADY_UP_TO_DATE);

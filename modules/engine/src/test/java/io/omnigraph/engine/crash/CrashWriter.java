@@ -26,6 +26,9 @@ import java.util.Map;
  * CrashWriter &lt;uri&gt; [--option k=v]... ensure-indices
  * CrashWriter &lt;uri&gt; [--option k=v]... optimize
  * CrashWriter &lt;uri&gt; [--option k=v]... merge &lt;source branch&gt;   (into main)
+ * CrashWriter &lt;uri&gt; [--option k=v]... branch-load &lt;branch&gt; &lt;append|merge|overwrite&gt; &lt;ndjson file&gt;
+ * CrashWriter &lt;uri&gt; [--option k=v]... branch-create &lt;name&gt;   (from main)
+ * CrashWriter &lt;uri&gt; [--option k=v]... branch-delete &lt;name&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... open
  * </pre>
  *
@@ -124,6 +127,35 @@ public final class CrashWriter {
           io.omnigraph.api.MergeResult r = g.merge(source, null,
               io.omnigraph.api.MergeOptions.defaults().withActor("crash-writer"));
           System.out.println("committed " + r.commitId());
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "branch-load" -> {
+          String branch = args[i++];
+          LoadMode mode = LoadMode.parse(args[i++]);
+          Path input = Path.of(args[i++]);
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          LoadResult r = g.load(mode, input, LoadOptions.defaults().withActor("crash-writer").withBranch(branch));
+          System.out.println("committed " + r.commitId());
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "branch-create" -> {
+          String name = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          g.createBranch(name, null);
+          System.out.println("committed branch " + name);
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
+        case "branch-delete" -> {
+          String name = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          g.deleteBranch(name);
+          System.out.println("committed branch-delete " + name);
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
         case "open" -> System.out.println("opened"); // the read-write open ran the recovery sweep
