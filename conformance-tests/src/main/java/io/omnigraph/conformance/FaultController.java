@@ -13,9 +13,10 @@ import java.util.List;
  * nothing. Faults must reach the adapter the way real failures do: for object stores through the
  * real SDK (an HTTP error answered by {@code FaultProxy} in front of the service), for adapters that
  * do their own I/O through {@link io.omnigraph.api.storage.StorageIoHook} (a real
- * {@code java.nio.file} exception at the real I/O step). Two published implementations:
- * {@link IoHookFaultController} for adapters that accept an I/O hook and {@code HttpFaultController} (on {@code FaultProxy}) for HTTP backends
- * (docs/tck.md).
+ * {@code java.nio.file} exception at the real I/O step). Two implementations:
+ * {@link IoHookFaultController} for adapters that accept an I/O hook (published here), and
+ * {@code HttpFaultController} on the test kit's {@code FaultProxy} for HTTP backends (not yet
+ * published: it lives in this repository's TCK test sources; docs/tck.md, "Faults").
  */
 public interface FaultController {
 

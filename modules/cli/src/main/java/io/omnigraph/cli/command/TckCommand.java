@@ -32,6 +32,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the storage conformance suite (TCK) against a storage root; each test uses a fresh sub-prefix,"
           + " deleted afterwards. Prints one row per contract group and 'N passed, N failed, N skipped'.",
+      "Strict by default: a test that cannot run for want of a fault controller or residue maker fails"
+          + " (a vendor's TckBindingProvider on the class path supplies them); exit 0 means certified.",
       "Exit codes: 0 all passed, 4 the adapter failed the contract, 1 bad arguments or the root cannot be opened.",
       "No --json: the report is text."
     })
@@ -52,6 +54,19 @@ public final class TckCommand implements Callable<Integer> {
   @Option(names = "--option", paramLabel = "<key=value>", description = "Adapter option (repeatable).")
   Map<String, String> options = new LinkedHashMap<>();
 
+  // Strict mode is the runner's default: a test that cannot run (no fault controller, no residue
+  // maker) fails, so exit 0 means certified (docs/tck.md, "Certify a real service").
+  @Option(names = "--certify", description = "Strict mode (the default): a test that cannot run fails; exit 0 means certified.")
+  boolean certify;
+
+  @Option(names = "--allow-skips",
+      description = "Report tests that cannot run as skipped (exploratory; never a certification).")
+  boolean allowSkips;
+
+  @Option(names = "--select", paramLabel = "<Group>[/<test>]",
+      description = "Run only this contract group or test (repeatable; never a certification).")
+  List<String> select = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     Terminal terminal = ((OmnigraphCli) spec.root().userObject()).terminal();
@@ -64,6 +79,13 @@ public final class TckCommand implements Callable<Integer> {
     }
     List<String> args = new ArrayList<>(List.of("--uri", uri));
     options.forEach((k, v) -> args.addAll(List.of("--option", k + "=" + v)));
+    if (certify) {
+      args.add("--certify");
+    }
+    if (allowSkips) {
+      args.add("--allow-skips");
+    }
+    select.forEach(s -> args.addAll(List.of("--select", s)));
 
     Method run;
     try {

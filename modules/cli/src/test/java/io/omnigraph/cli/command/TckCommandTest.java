@@ -24,4 +24,20 @@ class TckCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err()).contains("Missing required option", "<uri>");
   }
+
+  @Test
+  void certifyAndAllowSkipsReachTheRunnerWhichRefusesThemTogether() {
+    CliRun run = CliRun.of("tck", "--uri", "nosuch://bucket/prefix", "--certify", "--allow-skips");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.err()).contains("--certify and --allow-skips contradict each other");
+  }
+
+  @Test
+  void anUnknownSelectedGroupIsReportedByTheRunner() {
+    CliRun run = CliRun.of("tck", "--uri", "nosuch://bucket/prefix", "--select", "NoSuchGroup");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.err()).contains("no contract group 'NoSuchGroup'");
+  }
 }
