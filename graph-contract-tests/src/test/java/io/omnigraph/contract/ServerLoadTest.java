@@ -67,7 +67,8 @@ class ServerLoadTest {
       URI u = server.uri();
       String read = "{\"query\":" + JSON.writeValueAsString(
           "query q() { match { $a: Author } return { $a.handle, $a.name } order { $a.handle } limit 10 }") + "}";
-      long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+      long started = System.nanoTime();
+      long end = started + Duration.ofSeconds(seconds).toNanos();
       AtomicLong seq = new AtomicLong();
       ExecutorService pool = Executors.newFixedThreadPool(concurrency);
       List<Future<long[][]>> workers = new ArrayList<>();
@@ -107,11 +108,17 @@ class ServerLoadTest {
         serverErrors += r[2][0];
         other += r[2][1];
       }
+      double wall = (System.nanoTime() - started) / 1e9;
       pool.shutdown();
-      System.out.printf("server load: %d s, concurrency %d: %d reads (%.1f/s, p50 %.1f ms, p99 %.1f ms),"
-              + " %d 1-row mutations (%.1f/s, p50 %.1f ms, p99 %.1f ms), 5xx %d, other non-200 %d%n",
-          seconds, concurrency, reads.size(), reads.size() / (double) seconds, pct(reads, 50), pct(reads, 99),
-          writes.size(), writes.size() / (double) seconds, pct(writes, 50), pct(writes, 99), serverErrors, other);
+      List<Long> all = new ArrayList<>(reads);
+      all.addAll(writes);
+      System.out.printf(java.util.Locale.ROOT, "server load: %.1f s at concurrency %d: %d requests, throughput %.1f req/s,"
+              + " p50 %.1f ms, p99 %.1f ms; 5xx %d; other non-200 %d%n",
+          wall, concurrency, all.size(), all.size() / wall, pct(all, 50), pct(all, 99), serverErrors, other);
+      System.out.printf(java.util.Locale.ROOT, "server load:   reads (query, 10 rows): %d, %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
+          reads.size(), reads.size() / wall, pct(reads, 50), pct(reads, 99));
+      System.out.printf(java.util.Locale.ROOT, "server load:   1-row mutations (one commit each): %d, %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
+          writes.size(), writes.size() / wall, pct(writes, 50), pct(writes, 99));
       assertThat(serverErrors).isZero();
       assertThat(other).isZero();
       assertThat(reads).isNotEmpty();
@@ -136,7 +143,9 @@ class ServerLoadTest {
         requests++;
       }
       double s = (System.nanoTime() - t0) / 1e9;
-      System.out.printf("server ingest: %d rows in %d requests in %.1f s (%.0f rows/s)%n", rows, requests, s, rows / s);
+      System.out.printf(java.util.Locale.ROOT, "server ingest: %,d rows in %d load/ndjson requests of at most %,d rows"
+          + " (one commit each) in %.1f s: ingest rate %,.0f rows/s, %.2f s per request%n",
+          rows, requests, BATCH, s, rows / s, s / requests);
       assertThat(graph.commits()).hasSize(requests + 1);
       assertThat(exportedHandles(graph)).hasSize(rows);
     }
@@ -207,11 +216,134 @@ class ServerLoadTest {
     }
   }
 
-  private static Process startServer(Path root) throws Exception {
+  /**
+   * SIGKILL of a server (a real child JVM) during a branch merge. Each round loads rows into a new
+   * branch {@code f<k>} ({@code load/ndjson?branch=f<k>&from=main}), makes {@code main} diverge with a
+   * 1-row mutation, and merges {@code f<k>} into {@code main} (a merge commit written in chunks of
+   * {@code omnigraph.merge.chunk_rows} rows, each chunk followed by a pause armed through the
+   * {@code branch_merge.after_chunk_commit} failpoint). In the last round the server is killed once
+   * the merge's recovery sidecar exists and before its answer arrived. After a restart (whose open
+   * runs the recovery sweep): every acknowledged request is present (loads on their branches,
+   * mutations and merges on main); the killed merge is all or nothing on main (never some of its
+   * rows, one merge commit or none); no sidecar is left; and merging the branch again completes it.
+   */
+  @Test
+  void sigkillDuringAMergeLosesNoAcknowledgedRequestAndPublishesNoPartialMerge() throws Exception {
+    int rounds = Integer.getInteger("omnigraph.fault.merges", 3);
+    int perBranch = Integer.getInteger("omnigraph.fault.mergeRows", 300);
+    int chunkRows = Integer.getInteger("omnigraph.fault.chunkRows", 100);
+    long pauseMs = Long.getLong("omnigraph.fault.chunkPauseMs", 1500);
+    long killAfterArmMs = Long.getLong("omnigraph.fault.killAfterArmMs", 400);
+    Path root = tmp.resolve("g");
+    try (Graph g = Omnigraph.init(root.toString(), GraphContract.SCHEMA)) {
+      // some rows on main before the first branch
+      g.load(LoadMode.APPEND, new java.io.ByteArrayInputStream(GraphContract.DATA.getBytes(StandardCharsets.UTF_8)),
+          LoadOptions.defaults());
+    }
+    Process server = startServer(root, "-Domnigraph.merge.chunk_rows=" + chunkRows,
+        "-Domnigraph.failpoints=branch_merge.after_chunk_commit=delay:" + pauseMs);
+    URI u = listenAddress(server);
+    int killed = rounds - 1;
+    boolean answered;
+    try {
+      for (int k = 0; k < rounds; k++) {
+        HttpResponse<String> load = postBatch(u, "m" + k + "_", 0, perBranch, "mode=merge&branch=f" + k + "&from=main");
+        assertThat(load.statusCode()).as(load.body()).isEqualTo(200);
+        HttpResponse<String> mutate = Http.postJson(u, "/graphs/g/mutate", TOKEN, "{\"query\":"
+            + JSON.writeValueAsString(GraphContract.MUTATIONS) + ",\"name\":\"add_author\",\"params\":{\"handle\":\"main"
+            + k + "\",\"name\":\"n\"}}");
+        assertThat(mutate.statusCode()).as(mutate.body()).isEqualTo(200);
+        if (k < killed) {
+          HttpResponse<String> merge = Http.postJson(u, "/graphs/g/branches/merge", TOKEN, "{\"source\":\"f" + k + "\"}");
+          assertThat(merge.statusCode()).as(merge.body()).isEqualTo(200);
+          assertThat(JSON.readTree(merge.body()).path("outcome").asText()).isEqualTo("merged");
+        }
+      }
+      java.util.concurrent.CompletableFuture<HttpResponse<String>> merge = Http.CLIENT.sendAsync(
+          HttpRequest.newBuilder(u.resolve("/graphs/g/branches/merge")).header("Authorization", "Bearer " + TOKEN)
+              .header("Content-Type", "application/json").timeout(Duration.ofMinutes(5))
+              .POST(HttpRequest.BodyPublishers.ofString("{\"source\":\"f" + killed + "\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Path recovery = root.resolve("__recovery");
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (!hasSidecar(recovery)) {
+        assertThat(merge).as("the merge answered before its sidecar was seen").isNotDone();
+        assertThat(System.nanoTime()).as("the merge armed no sidecar within 2 minutes").isLessThan(deadline);
+        Thread.sleep(5);
+      }
+      Thread.sleep(killAfterArmMs);
+      answered = merge.isDone();
+      server.destroyForcibly(); // SIGKILL, mid-merge: its sidecar is armed
+      server.waitFor(30, TimeUnit.SECONDS);
+      assertThat(answered).as("the merge must still be running when the server is killed").isFalse();
+    } finally {
+      server.destroyForcibly();
+    }
+
+    Process restarted = startServer(root);
+    String outcome;
+    try {
+      URI u2 = listenAddress(restarted);
+      HttpResponse<String> rec = Http.get(u2, "/graphs/g/recoveries", TOKEN);
+      assertThat(rec.statusCode()).isEqualTo(200);
+      JsonNode records = JSON.readTree(rec.body()).path("recoveries");
+      outcome = records.isEmpty() ? "nothing to recover" : records.get(records.size() - 1).path("kind").asText();
+    } finally {
+      restarted.destroyForcibly();
+      restarted.waitFor(30, TimeUnit.SECONDS);
+    }
+    try (Graph graph = Omnigraph.open(root.toString())) {
+      assertThat(hasSidecar(root.resolve("__recovery"))).as("a sidecar left after the restart").isFalse();
+      Set<String> main = exportedHandles(graph, "main");
+      for (int k = 0; k < rounds; k++) {
+        assertThat(main).as("acknowledged mutation on main, round %d", k).contains("main" + k);
+        assertThat(exportedHandles(graph, "f" + k)).as("acknowledged load on branch f%d", k)
+            .containsAll(handles("m" + k + "_", perBranch));
+        if (k < killed) {
+          assertThat(main).as("acknowledged merge of f%d", k).containsAll(handles("m" + k + "_", perBranch));
+        }
+      }
+      Set<String> killedRows = new HashSet<>(handles("m" + killed + "_", perBranch));
+      killedRows.retainAll(main);
+      assertThat(killedRows.size()).as("rows of the killed merge on main: all or none").isIn(0, perBranch);
+      boolean landed = killedRows.size() == perBranch;
+      long mergeCommits = graph.commits("main").stream().filter(c -> c.parents().size() == 2).count();
+      assertThat(mergeCommits).as("merge commits on main").isEqualTo(killed + (landed ? 1 : 0));
+      System.out.printf("server fault (merge): SIGKILL %d ms after merge %d of %d armed its sidecar (no answer yet);"
+          + " after restart: %s, the merge is %s on main, %d acknowledged requests all present%n",
+          killAfterArmMs, killed + 1, rounds, outcome, landed ? "fully" : "not", 3 * killed + 2);
+      // the next write works: merging the branch again completes (or finds it already merged)
+      io.omnigraph.api.MergeResult again = graph.merge("f" + killed, null, io.omnigraph.api.MergeOptions.defaults());
+      assertThat(again.outcome()).isEqualTo(landed ? io.omnigraph.api.MergeOutcome.ALREADY_UP_TO_DATE
+          : io.omnigraph.api.MergeOutcome.MERGED);
+      assertThat(exportedHandles(graph, "main")).containsAll(handles("m" + killed + "_", perBranch));
+    }
+  }
+
+  private static boolean hasSidecar(Path recovery) throws java.io.IOException {
+    if (!java.nio.file.Files.isDirectory(recovery)) {
+      return false;
+    }
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(recovery)) {
+      return s.anyMatch(p -> p.getFileName().toString().endsWith(".json"));
+    }
+  }
+
+  private static List<String> handles(String prefix, int count) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(prefix + i);
+    }
+    return out;
+  }
+
+  private static Process startServer(Path root, String... jvmOptions) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", System.getProperty("java.class.path"),
-        ServerMain.class.getName(), root.toString(), TOKEN);
+    List<String> command = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir")));
+    command.addAll(List.of(jvmOptions));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerMain.class.getName(), root.toString(), TOKEN));
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectError(ProcessBuilder.Redirect.INHERIT);
     return pb.start();
   }
@@ -228,13 +360,18 @@ class ServerLoadTest {
   }
 
   private static HttpResponse<String> postBatch(URI u, int start, int count) {
+    return postBatch(u, "r", start, count, "mode=merge");
+  }
+
+  /** One {@code load/ndjson} request of Author rows {@code <prefix><start>...<prefix><start+count-1>}. */
+  private static HttpResponse<String> postBatch(URI u, String prefix, int start, int count, String query) {
     StringBuilder b = new StringBuilder(count * 64);
     for (int i = start; i < start + count; i++) {
-      b.append("{\"type\":\"Author\",\"data\":{\"handle\":\"r").append(i).append("\",\"name\":\"row ").append(i)
+      b.append("{\"type\":\"Author\",\"data\":{\"handle\":\"").append(prefix).append(i).append("\",\"name\":\"row ").append(i)
           .append("\",\"born\":").append(1900 + i % 100).append("}}\n");
     }
     try {
-      return Http.CLIENT.send(HttpRequest.newBuilder(u.resolve("/graphs/g/load/ndjson?mode=merge"))
+      return Http.CLIENT.send(HttpRequest.newBuilder(u.resolve("/graphs/g/load/ndjson?" + query))
           .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/x-ndjson")
           .timeout(Duration.ofMinutes(5)).POST(HttpRequest.BodyPublishers.ofString(b.toString())).build(),
           HttpResponse.BodyHandlers.ofString());
@@ -244,8 +381,12 @@ class ServerLoadTest {
   }
 
   private static Set<String> exportedHandles(Graph graph) throws Exception {
+    return exportedHandles(graph, "main");
+  }
+
+  private static Set<String> exportedHandles(Graph graph, String branch) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    graph.export(out);
+    graph.export(out, io.omnigraph.api.ExportOptions.onBranch(branch).withTypes(List.of("Author")));
     Set<String> handles = new HashSet<>();
     for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
       if (!line.isBlank()) {

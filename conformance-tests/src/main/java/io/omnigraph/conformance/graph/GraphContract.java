@@ -593,6 +593,39 @@ public abstract class GraphContract {
     assertThat(g.branches()).extracting(BranchInfo::name).containsExactly("main");
   }
 
+  /** Issue 17 item 2 / docs/edge-keys.md: a keyed edge inserted on two branches is one row after both merge. */
+  @Test
+  public void theSameKeyedEdgeInsertedOnTwoBranchesConvergesWhenBothMerge() {
+    Graph g = create("""
+        node Author {
+          handle: String @key
+        }
+        node Book {
+          isbn: String @key
+        }
+        edge Wrote: Author -> Book {
+          @key(src, dst)
+        }
+        """);
+    g.load(LoadMode.APPEND, in("""
+        {"type":"Author","data":{"handle":"okafor"}}
+        {"type":"Book","data":{"isbn":"111"}}
+        """), opts());
+    g.createBranch("a", null);
+    g.createBranch("b", null);
+    String edge = "{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"111\"}\n";
+    g.load(LoadMode.MERGE, in(edge), opts().withBranch("a"));
+    g.load(LoadMode.MERGE, in(edge), opts().withBranch("b"));
+    g.merge("a", null, io.omnigraph.api.MergeOptions.defaults().withActor(actor()));
+    io.omnigraph.api.MergeResult second = g.merge("b", null, io.omnigraph.api.MergeOptions.defaults().withActor(actor()));
+    assertThat(second.outcome()).isNotNull();
+    List<String> wrote = export(g).lines().filter(l -> l.startsWith("{\"edge\":\"Wrote\"")).toList();
+    assertThat(wrote).as("one Wrote row for one key").hasSize(1);
+    // and loading the same line again on main still converges
+    g.load(LoadMode.MERGE, in(edge), opts());
+    assertThat(export(g).lines().filter(l -> l.startsWith("{\"edge\":\"Wrote\""))).hasSize(1);
+  }
+
   @Test
   public void aConflictingMergeIsAConflictNamingTheRowsAndWritesNothing() {
     Graph g = create(SCHEMA);
@@ -668,6 +701,22 @@ public abstract class GraphContract {
     assertThat(g.schema().source()).isEqualTo(SCHEMA);
   }
 
+  /** docs/edge-keys.md: an edge's key cannot be added or removed by a migration (its rows' ids derive from it). */
+  @Test
+  public void addingOrRemovingAnEdgeKeyIsAnUnsupportedChange() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String keyed = SCHEMA.replace("edge Wrote: Author -> Book\n", "edge Wrote: Author -> Book {\n  @key(src, dst)\n}\n");
+    assertThat(keyed).isNotEqualTo(SCHEMA);
+    io.omnigraph.api.SchemaPlan add = g.planSchema(keyed);
+    assertThat(add.supported()).isFalse();
+    assertThat(add.unsupportedChanges()).singleElement().satisfies(st -> assertThat(st.field("entity")).contains("Wrote"));
+    Graph k = create(keyed);
+    io.omnigraph.api.SchemaPlan remove = k.planSchema(SCHEMA);
+    assertThat(remove.supported()).isFalse();
+    assertThat(remove.unsupportedChanges()).singleElement().satisfies(st -> assertThat(st.field("entity")).contains("Wrote"));
+  }
+
   @Test
   public void applyingTheAcceptedSchemaChangesNothingAndRefusalsAreTyped() {
     Graph g = create(SCHEMA);
@@ -721,6 +770,67 @@ public abstract class GraphContract {
     assertThat(s.identity()).startsWith("sha256:");
     assertThat(s.tableKeys()).containsExactly("edge:Wrote", "node:Author", "node:Book");
     assertThat(s.irJson()).contains("Author");
+  }
+
+  @Test
+  public void eachCommitNamesTheBranchItWasMadeOn() {
+    Graph g = create(SCHEMA);
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    String mainHead = g.commits().get(0).id();
+    g.createBranch("dev", null);
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "berg", "name", "Dev Berg")), mopts().withBranch("dev"));
+    g.mutate(MUTATIONS, "rename", QueryParams.of(Map.of("handle", "okafor", "name", "Main Side")), mopts());
+    List<CommitInfo> dev = g.commits("dev");
+    assertThat(dev.get(0).branch()).isEqualTo("dev");
+    assertThat(g.commit(dev.get(0).id())).map(CommitInfo::branch).contains("dev");
+    // what dev inherited stays on main
+    assertThat(dev).filteredOn(c -> c.id().equals(mainHead)).extracting(CommitInfo::branch).containsExactly("main");
+    assertThat(g.commits()).extracting(CommitInfo::branch).containsOnly("main");
+    io.omnigraph.api.MergeResult merged = g.merge("dev", null, io.omnigraph.api.MergeOptions.defaults().withActor(actor()));
+    assertThat(g.commit(merged.commitId())).map(CommitInfo::branch).contains("main");
+  }
+
+  @Test
+  public void theSchemaOfABranchIsTheSchemaOfItsHead() {
+    Graph g = create(SCHEMA);
+    String genesis = g.commits().get(0).id();
+    String wider = SCHEMA.replace("born: I32?", "born: I32?\n    city: String?");
+    g.applySchema(wider, io.omnigraph.api.SchemaApplyOptions.defaults());
+    g.createBranch("old", genesis); // forked before the schema change
+    g.createBranch("new", null);
+    assertThat(g.schema(null)).isEqualTo(g.schema());
+    assertThat(g.schema("main").source()).isEqualTo(wider);
+    assertThat(g.schema("new")).isEqualTo(g.schema("main"));
+    assertThat(g.schema("old").source()).isEqualTo(SCHEMA);
+    assertThat(g.schema("old").identity()).isNotEqualTo(g.schema("main").identity());
+    assertKind(catchThrowableOfType(NotFoundException.class, () -> g.schema("nope")), 404, "not_found");
+  }
+
+  @Test
+  public void anExportOfChosenTypesHoldsOnlyThoseAndAnUnknownTypeWritesNothing() {
+    Graph g = create(SCHEMA);
+    String genesis = g.commits().get(0).id();
+    g.load(LoadMode.APPEND, in(DATA), opts());
+    ByteArrayOutputStream some = new ByteArrayOutputStream();
+    g.export(some, io.omnigraph.api.ExportOptions.defaults().withTypes(List.of("Wrote", "Book")));
+    assertThat(some.toString(StandardCharsets.UTF_8).lines().toList()).hasSize(2)
+        .satisfiesExactly(l -> assertThat(l).startsWith("{\"type\":\"Book\""), l -> assertThat(l).startsWith("{\"edge\":\"Wrote\""));
+    ByteArrayOutputStream atGenesis = new ByteArrayOutputStream();
+    g.export(atGenesis, io.omnigraph.api.ExportOptions.atCommit(genesis).withTypes(List.of("Author")));
+    assertThat(atGenesis.size()).isZero();
+    g.createBranch("dev", null);
+    g.load(LoadMode.MERGE, in("{\"type\":\"Author\",\"data\":{\"handle\":\"devi\"}}\n"), opts().withBranch("dev"));
+    ByteArrayOutputStream dev = new ByteArrayOutputStream();
+    g.export(dev, io.omnigraph.api.ExportOptions.onBranch("dev").withTypes(List.of("Author")));
+    assertThat(dev.toString(StandardCharsets.UTF_8).lines()).hasSize(3).allMatch(l -> l.startsWith("{\"type\":\"Author\""));
+    ByteArrayOutputStream none = new ByteArrayOutputStream();
+    InvalidInputException e = catchThrowableOfType(InvalidInputException.class,
+        () -> g.export(none, io.omnigraph.api.ExportOptions.defaults().withTypes(List.of("Author", "Pear"))));
+    assertKind(e, 400, "bad_request");
+    assertThat(e.detail()).get().isInstanceOfSatisfying(io.omnigraph.api.ErrorDetail.Validation.class,
+        v -> assertThat(v.rule()).isEqualTo("unknown_type"));
+    assertThat(e.getMessage()).contains("'Pear'");
+    assertThat(none.size()).isZero();
   }
 
   @Test

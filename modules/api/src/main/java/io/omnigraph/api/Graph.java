@@ -159,7 +159,23 @@ public interface Graph extends AutoCloseable {
    * @param out where to write; flushed, not closed
    * @throws StorageFailureException the backend or {@code out} failed
    */
-  void export(OutputStream out);
+  default void export(OutputStream out) {
+    export(out, ExportOptions.defaults());
+  }
+
+  /**
+   * {@link #export(OutputStream)} of the state {@code options} names (a branch head, default
+   * {@code main}, or one commit), optionally only some node and edge types. The one export that the
+   * CLI, the server and {@code HttpGraph} share: type filtering reads only the chosen tables.
+   *
+   * @param out where to write; flushed, not closed
+   * @param options the branch or commit, and the types
+   * @throws InvalidInputException a type name the snapshot's schema does not have (rule
+   *     {@code unknown_type}, field {@code type_names}); nothing is written
+   * @throws NotFoundException no such branch or commit
+   * @throws StorageFailureException the backend or {@code out} failed
+   */
+  void export(OutputStream out, ExportOptions options);
 
   /**
    * @return the graph's commits, newest first (genesis last)
@@ -220,14 +236,18 @@ public interface Graph extends AutoCloseable {
    *
    * @throws NotFoundException no such branch
    */
-  void export(OutputStream out, String branch);
+  default void export(OutputStream out, String branch) {
+    export(out, ExportOptions.onBranch(branch));
+  }
 
   /**
    * {@link #export(OutputStream)} of the graph as one commit left it.
    *
    * @throws NotFoundException no such commit
    */
-  void exportCommit(OutputStream out, String commitId);
+  default void exportCommit(OutputStream out, String commitId) {
+    export(out, ExportOptions.atCommit(commitId));
+  }
 
   /**
    * Merges branch {@code source} into branch {@code target} (docs/branches.md, "Merge"). The merge
@@ -255,8 +275,18 @@ public interface Graph extends AutoCloseable {
    */
   MergeResult merge(String source, String target, MergeOptions options);
 
-  /** @return the accepted schema */
+  /** @return the accepted schema of {@code main}'s head */
   SchemaInfo schema();
+
+  /**
+   * The schema of a branch's head. Every branch has the schema of the commit it stands on: a branch
+   * made from a commit older than a schema apply keeps that commit's schema.
+   *
+   * @param branch a branch name ({@code null}: main)
+   * @return that head's schema
+   * @throws NotFoundException no such branch (rule {@code unknown_branch})
+   */
+  SchemaInfo schema(String branch);
 
   // --- schema & maintenance ---
 

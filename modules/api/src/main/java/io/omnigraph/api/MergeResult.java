@@ -31,6 +31,52 @@ public record MergeResult(MergeOutcome outcome, String source, String target, St
   }
 
   /**
+   * The one JSON form of a merge result: what {@code omnigraph branch merge --json} prints and the
+   * server's {@code POST branches/merge} answers (which adds {@code actor_id}); docs/server.md.
+   *
+   * @return {@code {"source", "target", "outcome", "branch_deleted", "source_commit_id",
+   *     "base_commit_id" (null when none), "commit_id", "tables": {key: {"route", "inserted",
+   *     "updated", "deleted", "transactions"}}, "source_deleted"}}, tables sorted by key
+   */
+  public String toJson() {
+    StringBuilder b = new StringBuilder("{");
+    b.append("\"source\":");
+    ErrorJson.string(b, source);
+    b.append(",\"target\":");
+    ErrorJson.string(b, target);
+    b.append(",\"outcome\":");
+    ErrorJson.string(b, outcome.code());
+    b.append(",\"branch_deleted\":").append(sourceDeleted);
+    b.append(",\"source_commit_id\":");
+    ErrorJson.string(b, sourceCommitId);
+    b.append(",\"base_commit_id\":");
+    if (baseCommitId == null) {
+      b.append("null");
+    } else {
+      ErrorJson.string(b, baseCommitId);
+    }
+    b.append(",\"commit_id\":");
+    ErrorJson.string(b, commitId);
+    b.append(",\"tables\":{");
+    boolean first = true;
+    for (Map.Entry<String, TableMerge> e : new TreeMap<>(tables).entrySet()) {
+      if (!first) {
+        b.append(',');
+      }
+      first = false;
+      TableMerge t = e.getValue();
+      ErrorJson.string(b, e.getKey());
+      b.append(":{\"route\":");
+      ErrorJson.string(b, t.route());
+      b.append(",\"inserted\":").append(t.inserted()).append(",\"updated\":").append(t.updated())
+          .append(",\"deleted\":").append(t.deleted()).append(",\"transactions\":").append(t.transactions())
+          .append('}');
+    }
+    b.append("},\"source_deleted\":").append(sourceDeleted).append('}');
+    return b.toString();
+  }
+
+  /**
    * What the merge did to one table.
    *
    * @param route how the table was merged: {@code pointer} (the target adopted the source's table

@@ -315,9 +315,15 @@ public final class HttpGraph implements Graph {
 
   // --- export, commits, schema ---
 
+  /** {@code POST export {"branch"|"commit", "type_names"}}, the NDJSON stream copied to {@code out}. */
   @Override
-  public void export(OutputStream out) {
-    export(out, JSON.createObjectNode());
+  public void export(OutputStream out, io.omnigraph.api.ExportOptions options) {
+    Objects.requireNonNull(out, "out");
+    ObjectNode body = JSON.createObjectNode();
+    options.branch().ifPresent(b -> body.put("branch", b));
+    options.commitId().ifPresent(c -> body.put("commit", c));
+    options.typeNames().ifPresent(names -> names.forEach(body.putArray("type_names")::add));
+    export(out, body);
   }
 
   // --- branches ---
@@ -354,20 +360,6 @@ public final class HttpGraph implements Graph {
     json(request("commits?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20")).GET())
         .path("commits").forEach(c -> out.add(commit(c)));
     return out;
-  }
-
-  @Override
-  public void export(OutputStream out, String branch) {
-    ObjectNode body = JSON.createObjectNode();
-    body.put("branch", branch);
-    export(out, body);
-  }
-
-  @Override
-  public void exportCommit(OutputStream out, String commitId) {
-    ObjectNode body = JSON.createObjectNode();
-    body.put("commit", commitId);
-    export(out, body);
   }
 
   /**
@@ -444,7 +436,7 @@ public final class HttpGraph implements Graph {
     c.path("parent_commit_ids").forEach(p -> parents.add(p.asText()));
     Map<String, Long> tables = new LinkedHashMap<>();
     c.path("table_versions").fields().forEachRemaining(e -> tables.put(e.getKey(), e.getValue().asLong()));
-    return new CommitInfo(c.path("graph_commit_id").asText(), parents, text(c, "actor_id"), text(c, "message"),
+    return new CommitInfo(c.path("graph_commit_id").asText(), c.path("graph_branch").asText("main"), parents, text(c, "actor_id"), text(c, "message"),
         Instant.parse(c.path("created_at").asText()), c.path("graph_manifest_version").asLong(), tables);
   }
 
@@ -467,7 +459,15 @@ public final class HttpGraph implements Graph {
 
   @Override
   public SchemaInfo schema() {
-    JsonNode s = json(request("schema").GET());
+    return schema(null);
+  }
+
+  /** {@code GET schema?branch=}. */
+  @Override
+  public SchemaInfo schema(String branch) {
+    String path = branch == null ? "schema"
+        : "schema?branch=" + URLEncoder.encode(branch, StandardCharsets.UTF_8).replace("+", "%20");
+    JsonNode s = json(request(path).GET());
     List<String> keys = new ArrayList<>();
     s.path("table_keys").forEach(k -> keys.add(k.asText()));
     return new SchemaInfo(s.path("schema_source").asText(), s.path("schema_ir_json").asText(),

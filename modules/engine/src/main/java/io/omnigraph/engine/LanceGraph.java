@@ -261,11 +261,13 @@ final class LanceGraph implements Graph {
   }
 
   @Override
-  public void export(OutputStream out) {
+  public void export(OutputStream out, io.omnigraph.api.ExportOptions options) {
     ensureOpen();
     Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
-      new GraphExport(snapshot).writeTo(out);
+    Objects.requireNonNull(options, "options");
+    GraphRef ref = options.commitId().map(GraphRef::commit).orElseGet(() -> GraphRef.branch(options.branch().orElse(branch)));
+    try (GraphSnapshot snapshot = snapshots.resolve(ref)) {
+      new GraphExport(snapshot, options.typeNames().orElse(null)).writeTo(out);
     }
   }
 
@@ -322,27 +324,14 @@ final class LanceGraph implements Graph {
   }
 
   @Override
-  public void export(OutputStream out, String branch) {
-    ensureOpen();
-    Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
-      new GraphExport(snapshot).writeTo(out);
-    }
-  }
-
-  @Override
-  public void exportCommit(OutputStream out, String commitId) {
-    ensureOpen();
-    Objects.requireNonNull(out, "out");
-    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.commit(commitId))) {
-      new GraphExport(snapshot).writeTo(out);
-    }
-  }
-
-  @Override
   public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
     ensureOpen();
-    return io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+    io.omnigraph.api.MergeResult r = io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
+    if (r.tables().values().stream().anyMatch(t -> t.transactions() > 1)) {
+      // A chunked merge's intermediate versions are not in the published one's file list (docs/cli.md, "File modes").
+      io.omnigraph.engine.storage.LocalFileModes.walk(root);
+    }
+    return r;
   }
 
   private io.omnigraph.engine.branch.BranchMerge.Context mergeContext() {
@@ -370,8 +359,23 @@ final class LanceGraph implements Graph {
   @Override
   public SchemaInfo schema() {
     ensureOpen();
-    return new SchemaInfo(schema.source(), schema.ir().toJson(), schema.ir().hash(),
-        schema.tables().stream().map(TableSpec::tableKey).sorted().toList());
+    return schemaInfo(schema);
+  }
+
+  @Override
+  public SchemaInfo schema(String branch) {
+    ensureOpen();
+    if (branch == null) {
+      return schemaInfo(schema);
+    }
+    try (GraphSnapshot snapshot = snapshots.resolve(GraphRef.branch(branch))) {
+      return schemaInfo(snapshot.schema());
+    }
+  }
+
+  private static SchemaInfo schemaInfo(CompiledSchema s) {
+    return new SchemaInfo(s.source(), s.ir().toJson(), s.ir().hash(),
+        s.tables().stream().map(TableSpec::tableKey).sorted().toList());
   }
 
   // --- schema & maintenance ---
@@ -402,7 +406,11 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.OptimizeResult optimize() {
     ensureOpen();
-    return io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
+    io.omnigraph.api.OptimizeResult r = io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());
+    // Compaction and index folds make intermediate table versions, and the __manifest compaction
+    // runs after the publish: files no published version lists (docs/cli.md, "File modes").
+    io.omnigraph.engine.storage.LocalFileModes.walk(root);
+    return r;
   }
 
   /** @return what the index and maintenance writers need of this handle */

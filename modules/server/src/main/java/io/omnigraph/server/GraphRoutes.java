@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.api.CommitInfo;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.ExportOptions;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
@@ -97,22 +98,6 @@ final class GraphRoutes {
     return List.copyOf(r);
   }
 
-  /**
-   * For the routes that work on {@code main} only (loads, mutations, schema): another existing branch
-   * is a 400 (the engine has no branch writes yet), an unknown one a 404.
-   */
-  static void checkBranch(io.omnigraph.api.Graph graph, String branch) {
-    if (branch == null || branch.equals("main")) {
-      return;
-    }
-    if (graph.branches().stream().anyMatch(b -> b.name().equals(branch))) {
-      throw new InvalidInputException("this route works on branch main only; writes to '" + branch
-          + "' are not served yet", new ErrorDetail.Validation(null, null, "branch", "branch_not_supported"));
-    }
-    throw new NotFoundException("no branch '" + branch + "' in this graph",
-        new ErrorDetail.Validation(null, null, "branch", "unknown_branch"));
-  }
-
   private static void snapshot(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
     x.sendJson(200, Wire.snapshot(x.graph.snapshot(x.queryParam("branch"))));
@@ -120,8 +105,7 @@ final class GraphRoutes {
 
   private static void schema(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    checkBranch(x.graph, x.queryParam("branch"));
-    x.sendJson(200, Wire.schema(x.graph.schema()));
+    x.sendJson(200, Wire.schema(x.graph.schema(x.queryParam("branch"))));
   }
 
   private static void schemaPlan(Exchange x) {
@@ -267,9 +251,7 @@ final class GraphRoutes {
         expected == null || expected.isBlank() ? null : expected.trim()).withBranch(branch);
     MutationResult r = x.graph.mutate(query, name, params, options);
     CommitInfo c = r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null);
-    ObjectNode out = Wire.mutation(r, x.actor, c);
-    out.put("branch", branch == null ? "main" : branch);
-    x.sendJson(200, out);
+    x.sendJson(200, Wire.mutation(r, branch == null ? "main" : branch, x.actor, c));
   }
 
   private static void prepare(Exchange x) {
@@ -416,14 +398,15 @@ final class GraphRoutes {
       throw new InvalidInputException("request fields 'branch' and 'commit' exclude each other",
           new ErrorDetail.Validation(null, null, "commit", "conflicting_fields"));
     }
-    Set<String> types = null;
+    ExportOptions options = commit != null ? ExportOptions.atCommit(commit)
+        : branch != null ? ExportOptions.onBranch(branch) : ExportOptions.defaults();
     JsonNode names = body.get("type_names");
     if (names != null && !names.isNull()) {
       if (!names.isArray()) {
         throw new InvalidInputException("request field 'type_names' must be an array of strings",
             new ErrorDetail.Validation(null, null, "type_names", "type_mismatch"));
       }
-      types = new HashSet<>();
+      List<String> types = new ArrayList<>();
       for (JsonNode n : names) {
         if (!n.isTextual()) {
           throw new InvalidInputException("request field 'type_names' must be an array of strings",
@@ -431,16 +414,7 @@ final class GraphRoutes {
         }
         types.add(n.textValue());
       }
-      Set<String> known = new HashSet<>();
-      for (String key : x.graph.schema().tableKeys()) {
-        known.add(key.substring(key.indexOf(':') + 1));
-      }
-      for (String t : types) {
-        if (!known.contains(t)) {
-          throw new InvalidInputException("unknown type '" + t + "' in type_names",
-              new ErrorDetail.Validation(null, null, "type_names", "unknown_type"));
-        }
-      }
+      options = options.withTypes(types);
     }
     x.response.setStatus(200);
     x.response.getHeaders().put(HttpHeader.CONTENT_TYPE, Exchange.NDJSON_TYPE);
@@ -449,16 +423,10 @@ final class GraphRoutes {
     x.streaming = true;
     OutputStream sink = Content.Sink.asOutputStream(x.response);
     OutputStream buffered = new java.io.BufferedOutputStream(sink, 1 << 16);
-    OutputStream out = types == null ? buffered : new TypeFilterOutputStream(buffered, types);
-    if (commit != null) {
-      x.graph.exportCommit(out, commit);
-    } else if (branch != null) {
-      x.graph.export(out, branch);
-    } else {
-      x.graph.export(out);
-    }
-    out.flush();
-    out.close();
+    // An unknown type name fails inside export before its first byte: an ordinary 400 answer.
+    x.graph.export(buffered, options);
+    buffered.flush();
+    buffered.close();
     x.completed = true;
     x.callback.succeeded();
   }

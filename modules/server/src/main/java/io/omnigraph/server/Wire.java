@@ -30,7 +30,7 @@ final class Wire {
   static ObjectNode commit(CommitInfo c) {
     ObjectNode o = object();
     o.put("graph_commit_id", c.id());
-    o.put("graph_branch", "main");
+    o.put("graph_branch", c.branch());
     o.put("graph_manifest_version", c.manifestVersion());
     if (!c.parents().isEmpty()) {
       o.put("parent_commit_id", c.parents().get(0));
@@ -60,9 +60,9 @@ final class Wire {
   }
 
   /** {@code {branch, query_name, affected_nodes, affected_edges, actor_id, commit, tables}}. */
-  static ObjectNode mutation(MutationResult r, String actor, CommitInfo commit) {
+  static ObjectNode mutation(MutationResult r, String branch, String actor, CommitInfo commit) {
     ObjectNode o = object();
-    o.put("branch", "main");
+    o.put("branch", branch);
     o.put("query_name", r.queryName());
     o.put("affected_nodes", r.affectedNodes());
     o.put("affected_edges", r.affectedEdges());
@@ -152,28 +152,13 @@ final class Wire {
     return o;
   }
 
-  /**
-   * {@code {source, target, outcome, branch_deleted, source_commit_id, base_commit_id, commit_id, tables:
-   * {key: {route, inserted, updated, deleted, transactions}}, source_deleted}}.
-   */
+  /** The merge result's one JSON form ({@link io.omnigraph.api.MergeResult#toJson()}), as an object to add to. */
   static ObjectNode merge(io.omnigraph.api.MergeResult r) {
-    ObjectNode o = object();
-    o.put("source", r.source());
-    o.put("target", r.target());
-    o.put("outcome", r.outcome().code());
-    o.put("branch_deleted", r.sourceDeleted());
-    o.put("source_commit_id", r.sourceCommitId());
-    if (r.baseCommitId() == null) {
-      o.putNull("base_commit_id");
-    } else {
-      o.put("base_commit_id", r.baseCommitId());
+    try {
+      return (ObjectNode) JSON.readTree(r.toJson());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("MergeResult.toJson() is not JSON", e);
     }
-    o.put("commit_id", r.commitId());
-    ObjectNode tables = o.putObject("tables");
-    r.tables().forEach((k, t) -> tables.putObject(k).put("route", t.route()).put("inserted", t.inserted())
-        .put("updated", t.updated()).put("deleted", t.deleted()).put("transactions", t.transactions()));
-    o.put("source_deleted", r.sourceDeleted());
-    return o;
   }
 
   static ArrayNode steps(List<io.omnigraph.api.SchemaPlanStep> steps) {

@@ -171,23 +171,9 @@ public final class BranchCommand implements Runnable {
       return 0;
     }
 
+    /** The merge result's one JSON form, shared with the server ({@link MergeResult#toJson()}). */
     static ObjectNode json(MergeResult r) {
-      ObjectNode o = Json.object();
-      o.put("outcome", r.outcome().code());
-      o.put("source", r.source());
-      o.put("target", r.target());
-      o.put("source_commit_id", r.sourceCommitId());
-      if (r.baseCommitId() == null) {
-        o.putNull("base_commit_id");
-      } else {
-        o.put("base_commit_id", r.baseCommitId());
-      }
-      o.put("commit_id", r.commitId());
-      ObjectNode tables = o.putObject("tables");
-      r.tables().forEach((k, t) -> tables.putObject(k).put("route", t.route()).put("inserted", t.inserted())
-          .put("updated", t.updated()).put("deleted", t.deleted()).put("transactions", t.transactions()));
-      o.put("source_deleted", r.sourceDeleted());
-      return o;
+      return Json.parseObject(r.toJson());
     }
   }
 }

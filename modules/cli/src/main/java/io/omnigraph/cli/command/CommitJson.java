@@ -19,7 +19,7 @@ final class CommitJson {
   static ObjectNode of(CommitInfo c, TableOrder order) {
     ObjectNode o = Json.object();
     o.put("graph_commit_id", c.id());
-    o.put("graph_branch", "main");
+    o.put("graph_branch", c.branch());
     o.put("graph_manifest_version", c.manifestVersion());
     if (!c.parents().isEmpty()) {
       o.put("parent_commit_id", c.parents().get(0));

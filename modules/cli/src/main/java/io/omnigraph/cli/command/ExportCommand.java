@@ -1,14 +1,15 @@
 package io.omnigraph.cli.command;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.ExportOptions;
 import io.omnigraph.api.Graph;
+import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.cli.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,46 +43,26 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
       description = "Export only these node or edge types (repeatable or comma-separated; exact names as in the schema).")
   List<String> types;
 
-  /** Refuses a --type the schema does not have, before anything is written. */
-  private void checkTypes(Graph graph) {
-    if (types == null) {
-      return;
-    }
-    List<String> known = new ArrayList<>();
-    io.omnigraph.api.SchemaInfo schema = graph.schema();
-    for (String key : schema.tableKeys().stream().sorted(TableOrder.of(schema)).toList()) {
-      known.add(key.substring(key.indexOf(':') + 1));
-    }
-    for (String t : types) {
-      if (!known.contains(t)) {
-        throw io.omnigraph.cli.CliFailure.usage("--type " + t + ": the schema has no node or edge type '" + t + "' (types: "
-            + String.join(", ", known) + ")");
-      }
-    }
-  }
-
-  private void exportTo(Graph graph, OutputStream target) throws IOException {
+  /** One export through the engine's {@link ExportOptions} (types are filtered by table, not by line). */
+  private void exportTo(Graph graph, OutputStream out) {
     if (branch != null && commit != null) {
       throw io.omnigraph.cli.CliFailure.usage("--branch and --commit (--at) exclude each other");
     }
-    TypeFilter filter = types == null ? null : new TypeFilter(target, Set.copyOf(types));
-    OutputStream out = filter == null ? target : filter;
-    if (commit != null) {
-      graph.exportCommit(out, commit);
-    } else if (branch != null) {
-      graph.export(out, branch);
-    } else {
-      graph.export(out);
-    }
-    if (filter != null) {
-      filter.finish();
+    ExportOptions options = commit != null ? ExportOptions.atCommit(commit)
+        : branch != null ? ExportOptions.onBranch(branch) : ExportOptions.defaults();
+    try {
+      graph.export(out, options.withTypes(types));
+    } catch (InvalidInputException e) {
+      if (e.detail().orElse(null) instanceof ErrorDetail.Validation v && "unknown_type".equals(v.rule())) {
+        throw io.omnigraph.cli.CliFailure.usage("--type: " + e.getMessage());
+      }
+      throw e;
     }
   }
 
   @Override
   public Integer call() throws IOException {
     try (Graph graph = open(positional)) {
-      checkTypes(graph);
       if (outFile == null) {
         terminal().out().flush();
         OutputStream stdout = terminal().stdout();
@@ -108,81 +89,6 @@ public final class ExportCommand extends GraphCommand implements Callable<Intege
       }
     }
     return 0;
-  }
-
-  /**
-   * Passes on only the export lines of the chosen types. Export lines start with their type member
-   * ({@code {"type":"T",...}} or {@code {"edge":"E",...}}), which is read with a JSON parser.
-   */
-  private static final class TypeFilter extends OutputStream {
-    private static final com.fasterxml.jackson.core.JsonFactory JSON = new com.fasterxml.jackson.core.JsonFactory();
-    private final OutputStream out;
-    private final Set<String> names;
-    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(256);
-
-    TypeFilter(OutputStream out, Set<String> names) {
-      this.out = out;
-      this.names = names;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      line.write(b);
-      if (b == '\n') {
-        endLine();
-      }
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      int start = off;
-      for (int i = off; i < off + len; i++) {
-        if (b[i] == '\n') {
-          line.write(b, start, i + 1 - start);
-          endLine();
-          start = i + 1;
-        }
-      }
-      line.write(b, start, off + len - start);
-    }
-
-    private void endLine() throws IOException {
-      byte[] bytes = line.toByteArray();
-      line.reset();
-      if (keep(bytes)) {
-        out.write(bytes);
-      }
-    }
-
-    private boolean keep(byte[] bytes) throws IOException {
-      try (com.fasterxml.jackson.core.JsonParser p = JSON.createParser(bytes)) {
-        if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-          return false;
-        }
-        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-          String f = p.currentName();
-          com.fasterxml.jackson.core.JsonToken v = p.nextToken();
-          if ((f.equals("type") || f.equals("edge")) && v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
-            return names.contains(p.getText());
-          }
-          p.skipChildren();
-        }
-        return false;
-      }
-    }
-
-    /** Passes on a last line without a newline, if any. */
-    void finish() throws IOException {
-      if (line.size() > 0) {
-        endLine();
-      }
-      out.flush();
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
   }
 
   /** Counts bytes and newline-terminated lines on their way to a file. */

@@ -62,13 +62,6 @@ abstract class GraphCommand {
     return Omnigraph.open(uri, openOptions(uri));
   }
 
-  /** After a write: a local graph's files get the read bits the umask grants ({@link GraphModes}). */
-  final void readableByUmask(String uri) {
-    if (graphOptions.server() == null) {
-      GraphModes.afterWrite(uri);
-    }
-  }
-
   /**
    * Reads a local input file the user named (a schema, or data) as UTF-8.
    *

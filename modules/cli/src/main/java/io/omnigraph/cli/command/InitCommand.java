@@ -49,7 +49,6 @@ public final class InitCommand extends GraphCommand implements Callable<Integer>
         out.println("genesis commit " + genesis.id());
       }
     }
-    readableByUmask(uri);
     return 0;
   }
 }

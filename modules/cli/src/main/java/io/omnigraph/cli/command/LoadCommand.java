@@ -74,7 +74,6 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
           : graph.load(mode, file, options);
       print(uri, result, graph.commit(result.commitId()).orElse(null), TableOrder.of(graph.schema()));
     }
-    readableByUmask(uri);
     return 0;
   }
 

@@ -84,7 +84,6 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
       MutationResult result = graph.mutate(gq, queryName, values, options);
       print(uri, result, result.commit().flatMap(graph::commit).orElse(null), TableOrder.of(graph.schema()));
     }
-    readableByUmask(uri);
     return 0;
   }
 

@@ -41,6 +41,14 @@ class ProgressPrinterTest {
   }
 
   @Test
+  void theRateLeavesOutTheStartUpBeforeTheFirstRow() {
+    // 3 s since the load started, the first row read after 1 s: 10,000 rows in 2 s of reading
+    printer.onProgress(new LoadProgress(10_000, Duration.ofMillis(3_000), true, Duration.ofMillis(2_000)));
+
+    assertThat(err.toString().lines().toList()).containsExactly("loaded 10,000 rows, 5,000 rows/s, 3.0s");
+  }
+
+  @Test
   void onATerminalTheLineIsRedrawnInPlace() {
     StringWriter tty = new StringWriter();
     ProgressPrinter p = new ProgressPrinter(new PrintWriter(tty, true), true);

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * checks that each exits 0 (a {@code | grep} must match). Relative paths are resolved in the
  * temporary directory; {@code <commit id>} is the newest commit of {@code ./my-library}. Not run:
  * {@code ./mvnw verify} (the build itself) and the block that starts {@code serve} and calls it with
- * {@code curl} (the server is exercised over real HTTP by the server module's tests).
+ * {@code curl}, which {@link ReadmeServeTest} runs as written against a child JVM.
  */
 class ReadmeCommandsTest {
   @TempDir Path tmp;
@@ -48,7 +48,7 @@ class ReadmeCommandsTest {
     while (blocks.find()) {
       String block = blocks.group(1);
       if (block.contains("./omnigraph serve")) {
-        continue; // serve + curl: covered by the server's HTTP tests
+        continue; // serve + curl: ReadmeServeTest
       }
       out.addAll(commands(block));
     }

@@ -37,6 +37,9 @@ public final class MergeBase {
       }
       long sum = e.getValue() + t;
       GraphCommit c = byId.get(e.getKey());
+      if (c == null) {
+        continue; // a parent outside both lineages (a merged branch's own commit): never a readable base
+      }
       if (sum < bestSum || (sum == bestSum && c.manifestVersion() > best.manifestVersion())) {
         best = c;
         bestSum = sum;

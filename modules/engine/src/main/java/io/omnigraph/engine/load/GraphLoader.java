@@ -168,7 +168,7 @@ public final class GraphLoader {
   }
 
   /**
-   * @param listener called with the number of lines read so far, every 1,024 lines and at the end
+   * @param listener called with the number of lines read so far: after the first line, every 1,024 lines and at the end
    * @return this
    */
   public GraphLoader progress(LongConsumer listener) {
@@ -224,8 +224,8 @@ public final class GraphLoader {
           exactLines++;
           exact.line(lines.buffer(), lines.length(), lines.lineNumber());
         }
-        if (nonBlank % 1024 == 0) {
-          progress.accept(nonBlank);
+        if (nonBlank % 1024 == 0 || nonBlank == 1) {
+          progress.accept(nonBlank); // the first row too: a progress rate starts its clock there
         }
       }
       progress.accept(nonBlank);

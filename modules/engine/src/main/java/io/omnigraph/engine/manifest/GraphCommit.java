@@ -33,7 +33,7 @@ public record GraphCommit(String commitId, String branch, long manifestVersion, 
     if (mergedParentCommitId != null) {
       parents.add(mergedParentCommitId);
     }
-    return new io.omnigraph.api.CommitInfo(commitId, parents, actorId, message,
+    return new io.omnigraph.api.CommitInfo(commitId, branch == null ? "main" : branch, parents, actorId, message,
         java.time.Instant.EPOCH.plus(createdAtMicros, java.time.temporal.ChronoUnit.MICROS), manifestVersion,
         tableVersions);
   }

@@ -67,6 +67,11 @@ public final class CommitDurability {
 
   private static final String MARKER = "__manifest";
 
+  /** @return the local directory of a root whose adapter keeps local files */
+  static String localRoot(GraphRoot root) {
+    return decodedPath(root.lance(MARKER).uri(), MARKER);
+  }
+
   /** @return durability for the graph at {@code root}: syncs when its adapter keeps local files */
   public static CommitDurability of(GraphRoot root) {
     Objects.requireNonNull(root, "root");
@@ -137,6 +142,8 @@ public final class CommitDurability {
       throw new StorageFailureException("cannot make the commit durable: " + e.getMessage(),
           new ErrorDetail.Storage(e.kind().name(), e.path()), e);
     }
+    // The same new files get the umask's read bits (Lance writes them 0600; LocalFileModes).
+    LocalFileModes.files(java.nio.file.Path.of(rootPath), paths);
     SYNC_CALLS.addAndGet(calls);
     GROUPS.incrementAndGet();
     done.addAll(keys);
@@ -160,7 +167,7 @@ public final class CommitDurability {
   }
 
   /** The percent-decoded path of a {@code file:} URI (or a plain path), minus {@code suffix}. */
-  private static String decodedPath(String uri, String suffix) {
+  static String decodedPath(String uri, String suffix) {
     String u = uri;
     if (u.startsWith("file://")) {
       u = u.substring("file://".length());

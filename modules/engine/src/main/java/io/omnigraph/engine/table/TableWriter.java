@@ -523,6 +523,8 @@ public final class TableWriter {
         }
       });
     }
+    // Lance writes the branch's record and first version 0600 (docs/cli.md, "File modes").
+    io.omnigraph.engine.storage.LocalFileModes.nativeBranch(main, name);
     return reader.branch(main, name).orElseThrow(() -> new InternalErrorException(
         "Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
   }
