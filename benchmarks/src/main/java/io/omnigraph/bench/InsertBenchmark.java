@@ -40,6 +40,8 @@ import org.lance.WriteParams;
  *
  * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench-insert -DskipTests [-Dbench.insert.args="--base 100000 --ops 100 --engine mutate"]</pre>
  *
+ * <p>{@code --flat s3} runs {@link FlatWriteBenchmark} instead (flat write cost with automatic maintenance).
+ *
  * Prints p50 and p99 per implementation and size and the p50 ratio engine/raw.
  */
 public final class InsertBenchmark {
@@ -50,6 +52,10 @@ public final class InsertBenchmark {
         "--sizes", "1,100", "--work", "target/bench-work", "--engine", "mutate"));
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
+    }
+    if (a.containsKey("--flat")) {
+      FlatWriteBenchmark.run(a); // request counts and latency after 0 / 100 / 1,000 writes (docs/benchmarks.md)
+      return;
     }
     int base = Integer.parseInt(a.get("--base"));
     int ops = Integer.parseInt(a.get("--ops"));

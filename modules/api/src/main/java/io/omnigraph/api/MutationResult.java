@@ -1,5 +1,6 @@
 package io.omnigraph.api;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,12 +15,31 @@ import java.util.TreeMap;
  * @param affectedNodes node rows inserted, updated or deleted (each row counted once)
  * @param affectedEdges edge rows inserted or deleted (cascaded edge deletes included)
  * @param tables per touched table key ({@code node:Person}, {@code edge:Knows}), sorted
+ * @param warnings what went wrong after the mutation was published without failing it (automatic
+ *     maintenance, docs/maintenance.md); usually empty
  */
 public record MutationResult(String queryName, String commitId, long affectedNodes, long affectedEdges,
-    Map<String, TableChanges> tables) {
+    Map<String, TableChanges> tables, List<WriteWarning> warnings) {
   public MutationResult {
     Objects.requireNonNull(queryName, "queryName");
     tables = Map.copyOf(new TreeMap<>(tables));
+    warnings = List.copyOf(warnings);
+  }
+
+  /** A result without warnings. */
+  public MutationResult(String queryName, String commitId, long affectedNodes, long affectedEdges,
+      Map<String, TableChanges> tables) {
+    this(queryName, commitId, affectedNodes, affectedEdges, tables, List.of());
+  }
+
+  /** @return this result with {@code more} warnings appended */
+  public MutationResult withWarnings(List<WriteWarning> more) {
+    if (more.isEmpty()) {
+      return this;
+    }
+    List<WriteWarning> all = new java.util.ArrayList<>(warnings);
+    all.addAll(more);
+    return new MutationResult(queryName, commitId, affectedNodes, affectedEdges, tables, all);
   }
 
   /** @return the published commit, empty when the mutation changed nothing */

@@ -68,6 +68,11 @@ final class LanceGraph implements Graph {
   volatile Runnable beforeEffectWindow = () -> { };
   /** Test seam: mints the id of every unkeyed node and edge a mutation inserts (fresh ULIDs). */
   volatile java.util.function.Supplier<String> newRowId = io.omnigraph.engine.schema.Ulid::generate;
+  /** When writes compact by themselves (docs/maintenance.md, "Automatic maintenance"). */
+  private volatile io.omnigraph.api.MaintenancePolicy maintenance = io.omnigraph.api.MaintenancePolicy.fromEnvironment();
+  /** What published writes made due; run after the write, outside its effect window. */
+  private final io.omnigraph.engine.maintenance.AutoMaintenance.Tracker maintenanceDue =
+      new io.omnigraph.engine.maintenance.AutoMaintenance.Tracker();
 
   LanceGraph(GraphRoot root, TableStore tables, ManifestStore manifest, SnapshotResolver snapshots,
       CompiledSchema schema) {
@@ -111,7 +116,27 @@ final class LanceGraph implements Graph {
           public String branchIdentity(String branch) {
             return LanceGraph.this.branchIdentity(branch);
           }
+
+          @Override
+          public void published(GraphWrite.Intent intent, GraphWrite.Outcome outcome) {
+            maintenanceDue.published(maintenance, intent, outcome);
+          }
         });
+  }
+
+  /** Sets when writes through this handle compact by themselves. */
+  void maintenance(io.omnigraph.api.MaintenancePolicy policy) {
+    this.maintenance = Objects.requireNonNull(policy, "policy");
+  }
+
+  /**
+   * Runs the maintenance a write just made due, after that write is published and its effect window
+   * closed ({@link io.omnigraph.engine.maintenance.AutoMaintenance}).
+   *
+   * @return warnings for the write's result; never throws for a maintenance failure
+   */
+  private List<io.omnigraph.api.WriteWarning> afterWrite() {
+    return maintenanceDue.runIfDue(access(), recovery);
   }
 
   /** Runs this graph's recovery sweep inside the root's effect window; see {@link RecoveryGate#sweep}. */
@@ -136,7 +161,9 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
-    return underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options).run(ndjson));
+    LoadResult result = underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options)
+        .run(ndjson));
+    return result.withWarnings(afterWrite());
   }
 
   /** Runs one write after the write-entry recovery barrier ({@link RecoveryGate#beforeWrite}). */
@@ -256,8 +283,9 @@ final class LanceGraph implements Graph {
   private MutationResult run(MutationPlan plan, MutationOptions options, CompiledSchema compiledAgainst) {
     // Preparation runs concurrently (also between threads of this JVM); GraphWrite enters the
     // effect window (gate + lease) itself and the publish compare-and-set decides (docs/concurrency.md).
-    return underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
+    MutationResult result = underWriteGate(() -> new GraphMutation(writeContext(), options.branchOrMain(), options)
         .expectingSchema(compiledAgainst.ir().hash()).run(plan));
+    return result.withWarnings(afterWrite());
   }
 
   @Override

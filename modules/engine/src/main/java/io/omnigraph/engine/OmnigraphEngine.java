@@ -56,7 +56,9 @@ public final class OmnigraphEngine implements GraphEngine {
       tables = new TableStore();
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       SnapshotResolver snapshots = GraphInit.create(root, tables, manifest, schema);
-      return new LanceGraph(root, tables, manifest, snapshots, schema);
+      LanceGraph graph = new LanceGraph(root, tables, manifest, snapshots, schema);
+      graph.maintenance(options.maintenance());
+      return graph;
     } catch (RuntimeException e) {
       closeAfterFailure(root, tables, e);
       throw e;
@@ -65,7 +67,9 @@ public final class OmnigraphEngine implements GraphEngine {
 
   @Override
   public Graph open(String uri, OpenOptions options) {
-    return open(GraphRoot.open(uri, options.storageOptions()));
+    LanceGraph graph = (LanceGraph) open(GraphRoot.open(uri, options.storageOptions()));
+    graph.maintenance(options.maintenance());
+    return graph;
   }
 
   /**

@@ -75,7 +75,9 @@ class S3InsertRequestsTest {
     try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
       String bucket = server.createBucket();
       String uri = "s3://" + bucket + "/graphs/grown";
-      OpenOptions options = new OpenOptions(S3AdapterOptions.forEmulator(proxy.endpoint()));
+      // Without automatic maintenance: this test documents the growth maintenance bounds.
+      OpenOptions options = new OpenOptions(S3AdapterOptions.forEmulator(proxy.endpoint()),
+          io.omnigraph.api.MaintenancePolicy.off());
       try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
         for (int i = 0; i < 20; i++) {
           GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("p" + i, i));
@@ -96,6 +98,76 @@ class S3InsertRequestsTest {
         System.out.println("S3 requests per 1-row insert after 20 inserts: " + requests.size() + " " + byKind);
         assertThat(requests).allMatch(r -> r.status() < 500);
         assertThat(requests.size()).isLessThan(200);
+      }
+    }
+  }
+
+  /** Earlier writes of {@link #withAutomaticMaintenanceTheRequestCountStaysTheFreshCount} (the figures: 100 and 1,000). */
+  static final String WRITES_PROPERTY = "omnigraph.requests.writes";
+  static final String INSERT = "query add($name: String, $age: I32) { insert Person { name: $name, age: $age } }";
+
+  /**
+   * With automatic maintenance on, the request count of a 1-row insert mutation does not grow with
+   * the number of earlier writes: the write right after a maintenance run makes at most the requests
+   * the second write on a fresh graph makes (one fragment of {@code Person}; the manifest compacted,
+   * without deletion files), and the maintenance cycle after {@value #WRITES_PROPERTY} writes makes,
+   * write by write, exactly the requests of the first full cycle. Request counts are deterministic, not timings. Without maintenance the count
+   * after 20 writes is 65 (above). {@value #WRITES_PROPERTY} sets the earlier writes (default 40; the issue's figures are 100 and 1,000).
+   */
+  @Test
+  void withAutomaticMaintenanceTheRequestCountStaysTheFreshCount() throws Exception {
+    int earlier = Integer.getInteger(WRITES_PROPERTY, 40);
+    int threshold = 8;
+    S3ProxyServer server = S3.server();
+    try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
+      String bucket = server.createBucket();
+      String uri = "s3://" + bucket + "/graphs/flat";
+      OpenOptions options = new OpenOptions(S3AdapterOptions.forEmulator(proxy.endpoint()),
+          io.omnigraph.api.MaintenancePolicy.atFragments(threshold));
+      try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
+        io.omnigraph.api.PreparedMutation add = g.prepareMutation(INSERT, "add");
+        List<int[]> counts = new ArrayList<>(); // {write, requests, maintenance ran}
+        long automatic = 0;
+        for (int i = 1; i <= earlier + 2 * threshold; i++) {
+          proxy.clearLog();
+          var r = g.mutate(add, io.omnigraph.api.QueryParams.of(Map.of("name", "p" + i, "age", i)),
+              io.omnigraph.api.MutationOptions.defaults());
+          int n = proxy.requests().size();
+          assertThat(r.warnings()).isEmpty();
+          long now = g.commits().stream().filter(c -> io.omnigraph.engine.maintenance.AutoMaintenance.MESSAGE
+              .equals(c.message())).count();
+          counts.add(new int[] {i, n, now > automatic ? 1 : 0});
+          automatic = now;
+        }
+        StringBuilder report = new StringBuilder("write requests maintenance\n");
+        counts.forEach(c -> report.append(c[0]).append(' ').append(c[1]).append(c[2] == 1 ? " maintenance" : "")
+            .append('\n'));
+        Path out = Path.of(System.getProperty("basedir", ".")).resolve("target/s3-insert-requests-maintained.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+        System.out.println("S3 requests per 1-row insert mutation with automatic maintenance (threshold " + threshold
+            + "):\n" + report);
+        assertThat(automatic).as(report.toString()).isPositive();
+        int fresh = counts.get(1)[1];
+        // Cycle starts: the write right after a maintenance run (table compaction, so a commit).
+        List<Integer> starts = new ArrayList<>();
+        for (int k = 1; k < counts.size(); k++) {
+          if (counts.get(k - 1)[2] == 1) {
+            starts.add(k);
+          }
+        }
+        int second = starts.get(0);
+        int late = starts.stream().filter(k -> k >= earlier).findFirst().orElseThrow();
+        assertThat(late + threshold).as(report.toString()).isLessThanOrEqualTo(counts.size());
+        // After a maintenance run the shape is the fresh graph's or smaller (one compacted fragment per
+        // table, a compacted manifest without deletion files) ...
+        assertThat(counts.get(late)[1]).as("requests of write %d (after a maintenance run) vs write 2 of a fresh"
+            + " graph\n%s", late + 1, report).isLessThanOrEqualTo(fresh);
+        // ... and every cycle after `earlier` writes makes exactly the requests of the first full cycle.
+        for (int j = 0; j < threshold; j++) {
+          assertThat(counts.get(late + j)[1]).as("write %d vs write %d\n%s", late + j + 1, second + j + 1, report)
+              .isEqualTo(counts.get(second + j)[1]);
+        }
       }
     }
   }

@@ -199,6 +199,38 @@ class SchemaApplyTest {
     assertThat(graph.schema().source()).isEqualTo(SCHEMA);
   }
 
+  /**
+   * docs/edge-keys.md: an edge's id is derived from its key, so adding or removing {@code @key} on a
+   * populated edge type would leave every existing edge under an id the new rule does not give it
+   * (and adding one was never checked against the rows). Both are refused with their code, and
+   * nothing is written.
+   */
+  @Test
+  void addingOrRemovingAnEdgeKeyOnAPopulatedEdgeTypeIsRefused() {
+    String before = export(graph);
+    int commits = graph.commits().size();
+    String keyed = SCHEMA.replace("  year: I32?\n}", "  year: I32?\n  @key(src, dst)\n}");
+    assertThat(keyed).isNotEqualTo(SCHEMA);
+    assertThatThrownBy(() -> apply(keyed)).isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("[OG-MF-108]").hasMessageContaining("@key(src, dst)");
+    assertThat(graph.commits()).hasSize(commits);
+    assertThat(export(graph)).isEqualTo(before);
+    assertThat(graph.schema().source()).isEqualTo(SCHEMA);
+  }
+
+  @Test
+  void removingAnEdgeKeyIsRefused() {
+    String keyedSchema = SCHEMA.replace("  year: I32?\n}", "  year: I32?\n  @key(src, dst)\n}");
+    graph.close();
+    graph = Omnigraph.init(dir.resolve("keyed").toString(), keyedSchema);
+    load(graph, LoadMode.MERGE, DATA);
+    String before = export(graph);
+    assertThatThrownBy(() -> apply(SCHEMA)).isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("[OG-MF-107]").hasMessageContaining("@key(src, dst)");
+    assertThat(export(graph)).isEqualTo(before);
+    assertThat(graph.schema().source()).isEqualTo(keyedSchema);
+  }
+
   @Test
   void aHandleOpenedBeforeAnApplyRecompilesAgainstTheNewSchema() {
     try (Graph other = Omnigraph.open(uri)) {

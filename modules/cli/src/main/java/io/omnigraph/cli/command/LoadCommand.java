@@ -73,6 +73,8 @@ public final class LoadCommand extends GraphCommand implements Callable<Integer>
           ? graph.load(mode, stdin, options)
           : graph.load(mode, file, options);
       print(uri, result, graph.commit(result.commitId()).orElse(null), TableOrder.of(graph.schema()));
+      // The write is published; what failed after it (automatic maintenance) is reported, not an error.
+      result.warnings().forEach(w -> terminal().err().println("warning: " + w.code() + ": " + w.message()));
     }
     return 0;
   }

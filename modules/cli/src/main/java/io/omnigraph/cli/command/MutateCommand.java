@@ -83,6 +83,8 @@ public final class MutateCommand extends GraphCommand implements Callable<Intege
     try (Graph graph = open(positionalUri)) {
       MutationResult result = graph.mutate(gq, queryName, values, options);
       print(uri, result, result.commit().flatMap(graph::commit).orElse(null), TableOrder.of(graph.schema()));
+      // The write is published; what failed after it (automatic maintenance) is reported, not an error.
+      result.warnings().forEach(w -> terminal().err().println("warning: " + w.code() + ": " + w.message()));
     }
     return 0;
   }

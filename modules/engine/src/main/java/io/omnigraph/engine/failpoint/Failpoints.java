@@ -106,6 +106,8 @@ public final class Failpoints {
   public static final String OPTIMIZE_PRE_PUBLISH = "optimize.pre_publish";
   /** Optimize, after the publish, before the sidecar is retired. */
   public static final String OPTIMIZE_POST_PUBLISH_PRE_RETIRE = "optimize.post_publish_pre_retire";
+  /** Automatic maintenance: the write is published and its window closed; the bounded optimize has not started. */
+  public static final String MAINTENANCE_POST_WRITE = "maintenance.post_write_pre_optimize";
 
   /** Schema apply, inside the effect window, after its sidecar is armed, before the first table effect. */
   public static final String SCHEMA_APPLY_POST_SIDECAR_PRE_EFFECT = "schema_apply.post_sidecar_pre_effect";

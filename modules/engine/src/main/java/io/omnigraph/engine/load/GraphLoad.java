@@ -103,7 +103,7 @@ public final class GraphLoad {
     try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
       graph.snapshots().requireBranchIdentity(branch, identity);
       WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
-      token.requireHead(options.expectedHead());
+      token.requireHead(options.expectedHead(), committed.manifest());
       return attempt(in, committed, token, phases, t0, streamed);
     }
   }

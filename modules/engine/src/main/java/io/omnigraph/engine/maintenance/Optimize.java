@@ -54,6 +54,31 @@ public final class Optimize {
 
   private Optimize() {}
 
+  /**
+   * What one run may touch.
+   *
+   * @param tables the table keys to plan, or {@code null} for every table of the accepted schema
+   * @param buildIndexes whether missing indexes are built and uncovered inverted/vector indexes
+   *     rebuilt (explicit optimize); {@code false}: only compaction and BTREE folds (automatic
+   *     maintenance, whose cost must stay proportional to the fragments it compacts)
+   * @param message the commit message
+   * @param targetRowsPerFragment Lance's compaction target for the data tables (0: Lance's
+   *     default); fragments at least this large are not rewritten unless their deletions call for it
+   */
+  public record Scope(Set<String> tables, boolean buildIndexes, String message, long targetRowsPerFragment) {
+    /** Every table, every index, Lance's compaction target: {@code omnigraph optimize}. */
+    public static final Scope ALL = new Scope(null, true, MESSAGE, 0);
+
+    public Scope {
+      tables = tables == null ? null : Set.copyOf(tables);
+      java.util.Objects.requireNonNull(message, "message");
+    }
+
+    boolean includes(String tableKey) {
+      return tables == null || tables.contains(tableKey);
+    }
+  }
+
   record TablePlan(TableSpec spec, TableEntry entry, LanceLocation location, int fragments, boolean compact,
       List<String> unindexed, List<IndexSpec> missing, List<String> rebuilt) {
     boolean productive() {
@@ -67,16 +92,29 @@ public final class Optimize {
    * @param schemaAuthority the accepted schema identity recorded in the sidecar
    */
   public static OptimizeResult run(GraphAccess g, String actor, RecoverySweep.SchemaAuthority schemaAuthority) {
+    return run(g, actor, schemaAuthority, Scope.ALL);
+  }
+
+  /**
+   * {@link #run(GraphAccess, String, RecoverySweep.SchemaAuthority)} limited to {@code scope}; the
+   * protocol (entry barrier, window, one sidecar, one publish, {@code __manifest} compaction) is the
+   * same.
+   */
+  public static OptimizeResult run(GraphAccess g, String actor, RecoverySweep.SchemaAuthority schemaAuthority,
+      Scope scope) {
     g.entryBarrier().run();
     TableStore tables = g.tables();
-    try (EffectWindow window = g.window().apply("optimize " + ProcessHandle.current().pid())) {
+    try (EffectWindow window = g.window().apply(scope.message() + " " + ProcessHandle.current().pid())) {
       g.sidecars().requireNonePending();
       ManifestState state = g.snapshots().latest();
       CompiledSchema schema = g.snapshots().schemaAt(state);
       String branch = GraphBranch.MAIN;
       List<TablePlan> plans = new ArrayList<>();
       for (TableSpec spec : schema.tables()) {
-        TablePlan p = plan(g, schema, spec, state.table(spec.tableKey()).orElseThrow());
+        if (!scope.includes(spec.tableKey())) {
+          continue;
+        }
+        TablePlan p = plan(g, schema, spec, state.table(spec.tableKey()).orElseThrow(), scope);
         if (p.productive()) {
           plans.add(p);
         }
@@ -93,7 +131,8 @@ public final class Optimize {
               p.entry().version(), ""));
         }
         Optional<String> head = state.headCommitId(branch);
-        WriteIntent sidecar = WriteIntent.armMaintenance(g.sidecars(), branch, actor, MESSAGE, head, schemaAuthority,
+        WriteIntent sidecar = WriteIntent.armMaintenance(g.sidecars(), branch, actor, scope.message(), head,
+            schemaAuthority,
             commitId, createdAt, planned);
         String operation = sidecar.operationId();
         List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
@@ -122,7 +161,7 @@ public final class Optimize {
               p.missing().forEach(i -> (p.rebuilt().contains(i.name()) ? folded : built).add(i.name()));
             }
             if (p.compact() || !p.unindexed().isEmpty() || !p.rebuilt().isEmpty()) {
-              v = tables.writer().compact(p.location(), key, v);
+              v = tables.writer().compact(p.location(), key, v, scope.targetRowsPerFragment());
             }
             int after;
             long rows;
@@ -141,7 +180,7 @@ public final class Optimize {
           Failpoints.hit(Failpoints.OPTIMIZE_PRE_PUBLISH);
           if (!updates.isEmpty()) {
             g.publisher().publish(new ManifestPublisher.PublishRequest(branch, updates, expected, head,
-                new ManifestPublisher.LineageIntent(commitId, actor, MESSAGE, createdAt)));
+                new ManifestPublisher.LineageIntent(commitId, actor, scope.message(), createdAt)));
           } else {
             commitId = null;
           }
@@ -177,7 +216,8 @@ public final class Optimize {
     }
   }
 
-  static TablePlan plan(GraphAccess g, CompiledSchema schema, TableSpec spec, TableEntry entry) {
+  static TablePlan plan(GraphAccess g, CompiledSchema schema, TableSpec spec, TableEntry entry, Scope scope) {
+    boolean buildIndexes = scope.buildIndexes();
     LanceLocation loc = g.root().lance(entry.path());
     try (TableSnapshot s = g.tables().reader().openAt(loc, entry.version())) {
       long head = g.tables().reader().latestVersion(s);
@@ -203,18 +243,21 @@ public final class Optimize {
             continue;
           }
           if (!existing.contains(name)) {
-            missing.add(w.spec());
+            if (buildIndexes) {
+              missing.add(w.spec());
+            }
           } else if (!coverage.get(name)) {
             if (w.spec() instanceof IndexSpec.BTree) {
               unindexed.add(name);
-            } else {
+            } else if (buildIndexes) {
               missing.add(w.spec());
               rebuilt.add(name);
             }
           }
         }
       }
-      boolean compact = fragments >= MIN_FRAGMENTS && g.tables().reader().needsCompaction(s);
+      boolean compact = fragments >= MIN_FRAGMENTS
+          && g.tables().reader().needsCompaction(s, scope.targetRowsPerFragment());
       return new TablePlan(spec, entry, loc, fragments, compact, unindexed, missing, rebuilt);
     }
   }

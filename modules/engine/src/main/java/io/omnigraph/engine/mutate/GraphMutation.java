@@ -179,7 +179,7 @@ public final class GraphMutation {
     try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
       graph.snapshots().requireBranchIdentity(branch, identity);
       WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
-      token.requireHead(options.expectedHead());
+      token.requireHead(options.expectedHead(), committed.manifest());
       if (planSchemaHash != null && !planSchemaHash.equals(committed.schema().ir().hash())) {
         throw new io.omnigraph.api.ConflictException("the graph's schema changed (a schema apply) after this handle"
             + " compiled the mutation; nothing was written", new io.omnigraph.api.ErrorDetail.ReadSetConflict(

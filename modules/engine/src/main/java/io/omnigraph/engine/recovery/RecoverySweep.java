@@ -230,6 +230,31 @@ public final class RecoverySweep {
     }
   }
 
+  /**
+   * Resolves the one Optimize sidecar {@code operationId} with the full sweep's rule, right after
+   * the optimize that armed it failed in this process (automatic maintenance, docs/maintenance.md):
+   * its writer is finished, so "no table effect yet" is discarded instead of left for the next open,
+   * and the bounded maintenance rule never restores anything. Callers hold the effect window.
+   *
+   * @return what was done; empty when the sidecar is gone or is not an Optimize sidecar
+   * @throws RecoveryRequiredException the sidecar had to be refused (it stays)
+   */
+  public Optional<Outcome> resolveMaintenance(String operationId, Runnable beforeEach) {
+    Optional<RecoverySidecar> s = sidecars.read(RecoverySidecar.path(operationId));
+    if (s.isEmpty() || s.get().writerKind() != RecoverySidecar.WriterKind.OPTIMIZE) {
+      return Optional.empty();
+    }
+    beforeEach.run();
+    Outcome o = processMaintenance(s.get(), Mode.FULL);
+    log(o, Mode.FULL);
+    if (o.action() == Action.REFUSED) {
+      throw new RecoveryRequiredException("recovery required for operation " + o.operationId() + ": " + o.detail()
+          + "; the sidecar " + RecoverySidecar.path(o.operationId()) + " was kept for operator review",
+          new ErrorDetail.RecoveryRequired(o.operationId()));
+    }
+    return Optional.of(o);
+  }
+
   private static void log(Outcome o, Mode mode) {
     System.Logger.Level level = o.action() == Action.PENDING || mode == Mode.DRY_RUN ? System.Logger.Level.DEBUG
         : o.action() == Action.REFUSED ? System.Logger.Level.WARNING : System.Logger.Level.INFO;

@@ -273,8 +273,24 @@ public final class TableReader {
    *     to merge, deletions to materialize); the planner only reads metadata
    */
   public boolean needsCompaction(TableSnapshot s) {
+    return needsCompaction(s, 0);
+  }
+
+  /** {@link #needsCompaction(TableSnapshot)} with a target rows per fragment (0: Lance's default). */
+  public boolean needsCompaction(TableSnapshot s, long targetRowsPerFragment) {
     return lance(s.location().uri(), () -> !org.lance.compaction.Compaction.planCompaction(s.dataset(),
-        TableWriter.COMPACTION).getCompactionTasks().isEmpty());
+        compaction(targetRowsPerFragment)).getCompactionTasks().isEmpty());
+  }
+
+  /**
+   * @return optimize's compaction options ({@code TableWriter.COMPACTION}), with Lance's target rows per
+   *     fragment set to {@code targetRowsPerFragment} when it is positive: fragments at least that large
+   *     are left alone unless their deletions call for a rewrite, so automatic maintenance merges only
+   *     the small fragments recent writes left (docs/maintenance.md, "Automatic maintenance")
+   */
+  static org.lance.compaction.CompactionOptions compaction(long targetRowsPerFragment) {
+    return targetRowsPerFragment <= 0 ? TableWriter.COMPACTION : org.lance.compaction.CompactionOptions.builder()
+        .withMaterializeDeletions(true).withTargetRowsPerFragment(targetRowsPerFragment).build();
   }
 
   /** @return every version of the dataset at {@code location}: {id, creation time in epoch ms}, oldest first */

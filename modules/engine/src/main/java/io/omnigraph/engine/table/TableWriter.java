@@ -622,10 +622,15 @@ public final class TableWriter {
    * @throws ConflictException the live HEAD is not {@code expectedHead}
    */
   public long compact(LanceLocation location, String tableKey, long expectedHead) {
+    return compact(location, tableKey, expectedHead, 0);
+  }
+
+  /** {@link #compact(LanceLocation, String, long)} with a Lance target rows per fragment (0: default; docs/maintenance.md). */
+  public long compact(LanceLocation location, String tableKey, long expectedHead, long targetRowsPerFragment) {
     try (TableSnapshot s = reader.openLatest(location)) {
       requireHead(s, tableKey, expectedHead);
       lance(location.uri(), () -> {
-        s.dataset().compact(COMPACTION);
+        s.dataset().compact(TableReader.compaction(targetRowsPerFragment));
         return null;
       });
     }

@@ -101,6 +101,13 @@ public final class GraphWrite {
     EffectWindow enter(String operation);
 
     /**
+     * Called once a write is published and its sidecar retired, still inside the effect window;
+     * must not fail and must not do I/O (automatic maintenance only takes note here and runs after
+     * the window closed, docs/maintenance.md).
+     */
+    default void published(Intent intent, Outcome outcome) { }
+
+    /**
      * @return the identity of {@code branch} now: its native Lance branch identifier of
      *     {@code __manifest} ({@value io.omnigraph.engine.manifest.GraphBranch#MAIN} for main)
      * @throws io.omnigraph.api.NotFoundException the branch does not exist (any more)
@@ -181,12 +188,18 @@ public final class GraphWrite {
    * @param tableVersions per touched table key, the Lance version now published
    * @param phaseNanos time spent per phase ({@code commit}: table commits, {@code publish}: the
    *     manifest publish), in that order
+   * @param manifestFragments fragments of the manifest version the publish was based on, plus the
+   *     one its merge-insert added (read from the opened version: no I/O; automatic maintenance's
+   *     trigger, docs/maintenance.md)
+   * @param tableFragments per touched table key, its fragments at the committed version (read from
+   *     the handle the commit returned: no I/O)
    */
   public record Outcome(String commitId, ManifestState state, Map<String, Long> tableVersions,
-      Map<String, Long> phaseNanos) {
+      Map<String, Long> phaseNanos, int manifestFragments, Map<String, Integer> tableFragments) {
     public Outcome {
       tableVersions = Map.copyOf(tableVersions);
       phaseNanos = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phaseNanos));
+      tableFragments = Map.copyOf(tableFragments);
     }
   }
 
@@ -233,7 +246,9 @@ public final class GraphWrite {
         requireHeadAtPin(e);
       }
       window.checkValid();
-      return effectsAndPublish(intent, fresh);
+      Outcome outcome = effectsAndPublish(intent, fresh);
+      authority.published(intent, outcome);
+      return outcome;
     }
   }
 
@@ -242,7 +257,7 @@ public final class GraphWrite {
     WriteToken prepared = intent.token();
     WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.branchIdentity(intent.branch()),
         authority.schemaIdentity(fresh));
-    now.requireHead(intent.callerExpectedHead());
+    now.requireHead(intent.callerExpectedHead(), fresh);
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
       case NONE -> { }
@@ -255,6 +270,10 @@ public final class GraphWrite {
   }
 
   private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh) {
+    // In memory, before any effect: the opened base version's fragments plus the one the publish's
+    // merge-insert adds (a retried publish may land on a later base; the count only decides whether
+    // automatic maintenance looks, and maintenance plans from the real counts).
+    int manifestFragments = tables.reader().fragmentCount(fresh.snapshot()) + 1;
     Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     long createdAt = nowMicros();
@@ -263,8 +282,9 @@ public final class GraphWrite {
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     List<ManifestPublisher.TableUpdate> updates;
+    Map<String, Integer> fragments = new TreeMap<>();
     try {
-      updates = commitAll(intent, operation);
+      updates = commitAll(intent, operation, fragments);
     } catch (RecoveryRequiredException e) {
       throw e; // a table committed: the sidecar stays for recovery
     } catch (ConflictException | StaleAttempt e) {
@@ -338,7 +358,7 @@ public final class GraphWrite {
     if (sidecar != null) {
       sidecar.retire();
     }
-    return new Outcome(commitId, state, versions, phases);
+    return new Outcome(commitId, state, versions, phases, manifestFragments, fragments);
   }
 
   private WriteIntent arm(Intent intent, String commitId, long createdAt) {
@@ -384,7 +404,8 @@ public final class GraphWrite {
     }
   }
 
-  private List<ManifestPublisher.TableUpdate> commitAll(Intent intent, String operation) {
+  private List<ManifestPublisher.TableUpdate> commitAll(Intent intent, String operation,
+      Map<String, Integer> fragments) {
     List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
     List<String> landed = new ArrayList<>();
     Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
@@ -417,6 +438,7 @@ public final class GraphWrite {
       try (after) {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
         rows = tables.reader().countRows(after);
+        fragments.put(key, tables.reader().fragmentCount(after));
       } catch (OmnigraphException ex) {
         throw partial(operation, landed, key, ex);
       }
@@ -443,7 +465,7 @@ public final class GraphWrite {
       // The caller's expectation is terminal: a refusal caused by a head that moved is 412, not 409.
       fresh = authority.freshState();
       WriteToken.capture(fresh, intent.branch(), authority.schemaIdentity(fresh))
-          .requireHead(intent.callerExpectedHead());
+          .requireHead(intent.callerExpectedHead(), fresh);
     }
     for (TableEffect e : intent.effects()) {
       if (e.staged().kind() != StagedWrite.Kind.STRICT_INSERT || e.staged().ids().isEmpty()) {

@@ -99,4 +99,28 @@ public record WriteToken(String branch, String branchIdentity, Optional<String> 
           new ErrorDetail.PreconditionFailure(branch, expected, head.orElse(null)));
     }
   }
+
+  /**
+   * {@link #requireHead(String)}, except that automatic maintenance commits on top of
+   * {@code expected} do not break it (docs/maintenance.md, "Automatic maintenance"): they change no
+   * row, so "nothing changed since {@code expected}" still holds when only they came after it.
+   *
+   * @param state the manifest state this token was captured from (its lineage)
+   * @throws PreconditionFailedException (412) when the head is anything else
+   */
+  public void requireHead(String expected, io.omnigraph.engine.manifest.ManifestState state) {
+    if (expected == null || head.equals(Optional.of(expected))) {
+      return;
+    }
+    Optional<io.omnigraph.engine.manifest.GraphCommit> c = head.flatMap(state::commit);
+    while (c.isPresent() && io.omnigraph.api.MaintenancePolicy.COMMIT_MESSAGE.equals(c.get().message())
+        && io.omnigraph.api.MaintenancePolicy.COMMIT_ACTOR.equals(c.get().actorId())) {
+      String parent = c.get().parentCommitId();
+      if (expected.equals(parent)) {
+        return;
+      }
+      c = parent == null ? Optional.empty() : state.commit(parent);
+    }
+    requireHead(expected);
+  }
 }

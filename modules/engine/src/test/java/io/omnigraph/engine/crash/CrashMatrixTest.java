@@ -144,7 +144,28 @@ class CrashMatrixTest {
   /** Optimize over three tables with two fragments each (and no indexes yet): every failpoint it passes. */
   @Test
   void everyOptimizeFailpointOnLocalDiskLeavesTheBeforeOrTheAfterState() {
-    Backend local = local();
+    assertThat(optimizeCells(local())).as("divergent cells").isEmpty();
+  }
+
+  /** The optimize cells on the S3 emulator. */
+  @Test
+  void everyOptimizeFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
+    assertThat(optimizeCells(s3())).as("divergent cells").isEmpty();
+  }
+
+  /** The ensure-indices cells on the S3 emulator. */
+  @Test
+  void everyWritePathFailpointOfEnsureIndicesOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
+    assertThat(runWriter(s3(), ENSURE_INDICES3)).as("divergent cells").isEmpty();
+  }
+
+  /** The schema apply cells on the S3 emulator. */
+  @Test
+  void everySchemaApplyFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
+    assertThat(schemaApplyCells(s3())).as("divergent cells").isEmpty();
+  }
+
+  private List<String> optimizeCells(Backend backend) {
     List<String> divergent = new ArrayList<>();
     record Cell(String failpoint, int hit) {}
     List<Cell> cells = new ArrayList<>(List.of(new Cell(null, 0), new Cell(Failpoints.SIDECAR_WRITE, 1),
@@ -158,17 +179,17 @@ class CrashMatrixTest {
     for (Cell c : cells) {
       String label = OPTIMIZE3.name() + " @ " + (c.failpoint() == null ? CONTROL : c.failpoint()
           + (c.failpoint().equals(Failpoints.OPTIMIZE_POST_TABLE_EFFECT) ? "#" + c.hit() : ""));
-      CellResult r = runCell(local, OPTIMIZE3, c.failpoint(), c.hit(), null);
+      CellResult r = runCell(backend, OPTIMIZE3, c.failpoint(), c.hit(), null);
       COVERED.incrementAndGet();
       if (r.divergence() != null) {
-        divergent.add("local " + label + ": " + r.divergence());
-        DIVERGENCES.add("local " + label + ": " + r.divergence());
+        divergent.add(backend.name() + " " + label + ": " + r.divergence());
+        DIVERGENCES.add(backend.name() + " " + label + ": " + r.divergence());
       }
       synchronized (MATRIX) {
-        MATRIX.computeIfAbsent("local", k -> new TreeMap<>()).put(label, r.outcome());
+        MATRIX.computeIfAbsent(backend.name(), k -> new TreeMap<>()).put(label, r.outcome());
       }
     }
-    assertThat(divergent).as("divergent cells").isEmpty();
+    return divergent;
   }
 
   /**
@@ -194,7 +215,10 @@ class CrashMatrixTest {
   /** SchemaApply (two rewrites, one create): every failpoint it passes; the accepted schema matches the outcome. */
   @Test
   void everySchemaApplyFailpointOnLocalDiskLeavesTheBeforeOrTheAfterState() {
-    Backend local = local();
+    assertThat(schemaApplyCells(local())).as("divergent cells").isEmpty();
+  }
+
+  private List<String> schemaApplyCells(Backend backend) {
     List<String> divergent = new ArrayList<>();
     record Cell(String failpoint, int hit) {}
     List<Cell> cells = new ArrayList<>(List.of(new Cell(null, 0), new Cell(Failpoints.SIDECAR_WRITE, 1),
@@ -209,12 +233,12 @@ class CrashMatrixTest {
     for (Cell c : cells) {
       String label = SCHEMA_APPLY3.name() + " @ " + (c.failpoint() == null ? CONTROL : c.failpoint()
           + (c.failpoint().equals(Failpoints.SCHEMA_APPLY_POST_TABLE_EFFECT) ? "#" + c.hit() : ""));
-      CellResult r = runCell(local, SCHEMA_APPLY3, c.failpoint(), c.hit(), null);
+      CellResult r = runCell(backend, SCHEMA_APPLY3, c.failpoint(), c.hit(), null);
       COVERED.incrementAndGet();
       String divergence = r.divergence();
       if (divergence == null) {
         // The accepted schema is the old one after "before" and the new one after "after", on a fresh open.
-        try (Graph g = Omnigraph.open(lastUri)) {
+        try (Graph g = Omnigraph.open(lastUri, new OpenOptions(backend.options()))) {
           String wanted = r.outcome().startsWith("after") ? SCHEMA_APPLY_PG : SCHEMA;
           if (!g.schema().source().equals(wanted)) {
             divergence = "outcome " + r.outcome() + " but the accepted schema is " + g.schema().source();
@@ -229,14 +253,14 @@ class CrashMatrixTest {
         }
       }
       if (divergence != null) {
-        divergent.add("local " + label + ": " + divergence);
-        DIVERGENCES.add("local " + label + ": " + divergence);
+        divergent.add(backend.name() + " " + label + ": " + divergence);
+        DIVERGENCES.add(backend.name() + " " + label + ": " + divergence);
       }
       synchronized (MATRIX) {
-        MATRIX.computeIfAbsent("local", k -> new TreeMap<>()).put(label, r.outcome());
+        MATRIX.computeIfAbsent(backend.name(), k -> new TreeMap<>()).put(label, r.outcome());
       }
     }
-    assertThat(divergent).as("divergent cells").isEmpty();
+    return divergent;
   }
 
   /**
@@ -302,11 +326,66 @@ class CrashMatrixTest {
     };
   }
 
+  /**
+   * Automatic maintenance after a 3-table merge load (children at threshold 2, so all three tables
+   * and {@code __manifest} are due): the load is always published ("after"); the maintenance commit
+   * is on top exactly when the halt came after a table effect (published by the child or rolled
+   * forward by the reopen), and absent when it came before.
+   */
   @Test
-  void everyWritePathFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
+  void everyAutomaticMaintenanceFailpointOnLocalDiskKeepsTheWriteAndRecoversTheMaintenance() {
+    assertThat(maintenanceCells(local())).as("divergent cells").isEmpty();
+  }
+
+  @Test
+  void everyAutomaticMaintenanceFailpointOnTheS3EmulatorKeepsTheWriteAndRecoversTheMaintenance() {
+    assertThat(maintenanceCells(s3())).as("divergent cells").isEmpty();
+  }
+
+  private List<String> maintenanceCells(Backend backend) {
+    record Cell(String failpoint, int hit, boolean maintained) {}
+    List<Cell> cells = new ArrayList<>(List.of(new Cell(null, 0, true),
+        new Cell(Failpoints.MAINTENANCE_POST_WRITE, 1, false), new Cell(Failpoints.SIDECAR_WRITE, 2, false),
+        new Cell(Failpoints.OPTIMIZE_POST_SIDECAR_PRE_EFFECT, 1, false)));
+    for (int i = 1; i <= MERGE3.tables(); i++) {
+      cells.add(new Cell(Failpoints.OPTIMIZE_POST_TABLE_EFFECT, i, true));
+    }
+    cells.addAll(List.of(new Cell(Failpoints.OPTIMIZE_PRE_PUBLISH, 1, true), new Cell(Failpoints.PUBLISH_BEFORE, 2, true),
+        new Cell(Failpoints.PUBLISH_AFTER, 2, true), new Cell(Failpoints.OPTIMIZE_POST_PUBLISH_PRE_RETIRE, 1, true),
+        new Cell(Failpoints.SIDECAR_DELETE, 2, true)));
+    List<String> divergent = new ArrayList<>();
+    childMaintenance = "2";
+    try {
+      for (Cell c : cells) {
+        String label = "maintenance after " + MERGE3.name() + " @ " + (c.failpoint() == null ? CONTROL
+            : c.failpoint() + "#" + c.hit());
+        CellResult r = runCell(backend, MERGE3, c.failpoint(), c.hit(), null, "after");
+        COVERED.incrementAndGet();
+        String divergence = r.divergence();
+        if (divergence == null && (lastMaintenanceCommits == 1) != c.maintained()) {
+          divergence = "expected " + (c.maintained() ? "one" : "no") + " maintenance commit, found "
+              + lastMaintenanceCommits;
+        }
+        if (divergence != null) {
+          divergent.add(backend.name() + " " + label + ": " + divergence);
+          DIVERGENCES.add(backend.name() + " " + label + ": " + divergence);
+        }
+        synchronized (MATRIX) {
+          MATRIX.computeIfAbsent(backend.name(), k -> new TreeMap<>()).put(label, r.outcome()
+              + (lastMaintenanceCommits > 0 ? " + maintenance" : ""));
+        }
+      }
+    } finally {
+      childMaintenance = null;
+    }
+    return divergent;
+  }
+
+  /** The S3 emulator: every cell gets a fresh bucket. */
+  static Backend s3() {
     S3ProxyServer server = S3.server();
     Map<String, String> options = S3AdapterOptions.forEmulator(server.endpoint());
-    Backend s3 = new Backend() {
+    return new Backend() {
       public String name() {
         return "s3";
       }
@@ -319,6 +398,11 @@ class CrashMatrixTest {
         return options;
       }
     };
+  }
+
+  @Test
+  void everyWritePathFailpointOnTheS3EmulatorLeavesTheBeforeOrTheAfterState() {
+    Backend s3 = s3();
     // Every load failpoint (the 3-table merge) and every mutation failpoint (the node delete passes
     // all of the effect path plus the node-delete point; the empty mutation the no-effect point).
     List<String> divergent = new ArrayList<>();
@@ -396,6 +480,10 @@ class CrashMatrixTest {
 
   /** The root of the cell {@link #runCell} ran last. */
   private String lastUri;
+  /** Automatic maintenance commits on top of the write in the cell {@link #runCell} ran last. */
+  private int lastMaintenanceCommits;
+  /** The child's {@link io.omnigraph.api.MaintenancePolicy#PROPERTY}, or {@code null} for the default. */
+  private String childMaintenance;
 
   /**
    * Runs one cell: the write in a child JVM halting at {@code failpoint} (its {@code hit}-th hit);
@@ -403,6 +491,12 @@ class CrashMatrixTest {
    * inside its recovery sweep there; then the checks on a reopen in this JVM.
    */
   private CellResult runCell(Backend backend, Writer w, String failpoint, int hit, String recoveryFailpoint) {
+    return runCell(backend, w, failpoint, hit, recoveryFailpoint, null);
+  }
+
+  /** {@link #runCell(Backend, Writer, String, int, String)} expecting {@code expectedOutcome} when it is not {@code null}. */
+  private CellResult runCell(Backend backend, Writer w, String failpoint, int hit, String recoveryFailpoint,
+      String expectedOutcome) {
     String uri = backend.freshUri();
     lastUri = uri;
     OpenOptions open = new OpenOptions(backend.options());
@@ -425,8 +519,13 @@ class CrashMatrixTest {
       args.add(k + "=" + v);
     });
     args.addAll(w.childArgs(input));
-    Map<String, String> props = failpoint == null ? Map.of()
-        : Map.of(Failpoints.SYSTEM_PROPERTY, failpoint + "=halt@" + hit);
+    Map<String, String> props = new java.util.HashMap<>();
+    if (failpoint != null) {
+      props.put(Failpoints.SYSTEM_PROPERTY, failpoint + "=halt@" + hit);
+    }
+    if (childMaintenance != null) {
+      props.put(io.omnigraph.api.MaintenancePolicy.PROPERTY, childMaintenance);
+    }
     ChildJvm.Result child;
     try (ChildJvm.Running r = CrashWriter.child(props, args).startLogged(tmp.resolve("children"))) {
       child = r.await(5, java.util.concurrent.TimeUnit.MINUTES);
@@ -456,15 +555,27 @@ class CrashMatrixTest {
     try (Graph g = Omnigraph.open(uri, open)) {
       GraphModel actual = GraphModel.fromExport(KEYS, export(g));
       List<String> commits = commitIds(g);
+      // Automatic maintenance commits on top (rows unchanged) and their audit rows are set aside.
+      List<io.omnigraph.api.CommitInfo> infos = g.commits();
+      int maintained = 0;
+      while (maintained < infos.size() && io.omnigraph.api.MaintenancePolicy.COMMIT_MESSAGE.equals(
+          infos.get(maintained).message()) && !beforeCommits.contains(infos.get(maintained).id())) {
+        maintained++;
+      }
+      java.util.Set<String> maintenanceIds = new java.util.HashSet<>(commits.subList(0, maintained));
+      lastMaintenanceCommits = maintained;
+      commits = commits.subList(maintained, commits.size());
+      String headActor = infos.get(maintained).actor();
       boolean oneMore = commits.size() == beforeCommits.size() + 1
           && commits.subList(1, commits.size()).equals(beforeCommits);
-      List<io.omnigraph.api.RecoveryRecord> audit = g.recoveries();
+      List<io.omnigraph.api.RecoveryRecord> audit = g.recoveries().stream()
+          .filter(r -> !maintenanceIds.contains(r.graphCommitId())).toList();
       if (w.same(actual, before) && commits.equals(beforeCommits) && audit.isEmpty()) {
         outcome = "before";
         state = before;
       } else if (w.same(actual, before) && oneMore && audit.size() == 1 && audit.get(0).kind().equals("RolledBack")
           && audit.get(0).graphCommitId().equals(commits.get(0))
-          && "omnigraph:recovery".equals(g.commits().get(0).actor())) {
+          && "omnigraph:recovery".equals(headActor)) {
         // A rollback publishes the restored heads as one commit by the recovery actor, and audits it.
         outcome = ROLLED_BACK;
         state = before;
@@ -480,7 +591,7 @@ class CrashMatrixTest {
             + "] vs after [" + after.diff(actual) + "], commits " + commits + " (before " + beforeCommits + ")");
       }
       // A writer without effects never commits: its every cell, the control included, is "before".
-      String wanted = w.tables() == 0 ? "before"
+      String wanted = expectedOutcome != null ? expectedOutcome : w.tables() == 0 ? "before"
           : w == SCHEMA_APPLY3 ? expectedSchemaApplyOutcome(failpoint) : expectedOutcome(failpoint, hit);
       if (!outcome.equals(wanted)) {
         return new CellResult(outcome, "expected " + wanted + " (state and audit row), got " + outcome
