@@ -6,9 +6,13 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
 import io.omnigraph.api.RecoveryRecord;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.testkit.jvm.ChildJvm;
+import io.omnigraph.testkit.s3.S3AdapterOptions;
+import io.omnigraph.testkit.s3.S3ProxyExtension;
+import io.omnigraph.testkit.s3.S3ProxyServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * reopens (the open-time sweep runs) and requires exactly the before or the after state, the
  * expected audit row, no sidecar left, and a working next write. Recovery cells crash the sweep
  * itself once more before the final open.
+ *
+ * <p>The merge takes both routes: {@code node:Person} the ordered route (an update and new rows;
+ * {@code main} changed the table after the fork) in four chunks, {@code edge:Knows} the
+ * proven-insert route (all-new on {@code f}, untouched on {@code main}) in the fifth — so
+ * {@code after_chunk_commit#5} is a crash right after the proven chunk. Runs on local disk (every
+ * cell) and on the S3 emulator (the cells in {@link #S3_CELLS}; every cell with
+ * {@value #S3_ALL_PROPERTY}{@code =true}).
  */
 class MergeCrashMatrixTest {
   static final String SCHEMA = """
@@ -42,8 +54,15 @@ class MergeCrashMatrixTest {
   static final String AFTER = "after";
   static final String ROLLED_FORWARD = "after (RolledForward)";
 
+  static final String S3_ALL_PROPERTY = "omnigraph.mergecrash.s3.all";
+
+  @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
+
   @TempDir Path tmp;
   int graphs;
+
+  /** Where a cell's graph lives. */
+  record Backend(String name, java.util.function.Supplier<String> freshUri, Map<String, String> options) {}
 
   record Cell(String failpoint, int hit, String recoveryFailpoint, String expected) {
     String label() {
@@ -73,15 +92,34 @@ class MergeCrashMatrixTest {
       new Cell(Failpoints.MERGE_AFTER_CONFIRM, 1, Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH, ROLLED_FORWARD),
       new Cell(Failpoints.MERGE_AFTER_CONFIRM, 1, Failpoints.AUDIT_APPEND, ROLLED_FORWARD));
 
+  /** The S3 emulator's default cells: every step kind once, both routes' chunks, a recovery crash each way. */
+  static final List<Cell> S3_CELLS = List.of(CELLS.get(0), CELLS.get(1), CELLS.get(2), CELLS.get(3), CELLS.get(4),
+      CELLS.get(6), CELLS.get(7), CELLS.get(8), CELLS.get(10), CELLS.get(13), CELLS.get(14), CELLS.get(15),
+      CELLS.get(16));
+
   @Test
   void everyMergeFailpointOnLocalDiskLeavesTheBeforeOrTheAfterState() {
+    matrix(new Backend("local", () -> tmp.resolve("g" + (++graphs)).toString(), Map.of()), CELLS);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Disabled("branch create fails on the S3 emulator (Lance: 'Failed to resolve region for bucket'):"
+      + " the native branch create does not get the storage options; docs/branches.md, 'Known problems'")
+  void mergeFailpointsOnTheS3EmulatorLeaveTheBeforeOrTheAfterState() {
+    S3ProxyServer server = S3.server();
+    Map<String, String> options = S3AdapterOptions.forEmulator(server.endpoint());
+    matrix(new Backend("s3", () -> "s3://" + server.createBucket() + "/graphs/g", options),
+        Boolean.getBoolean(S3_ALL_PROPERTY) ? CELLS : S3_CELLS);
+  }
+
+  private void matrix(Backend backend, List<Cell> cells) {
     Map<String, String> matrix = new TreeMap<>();
     List<String> divergent = new ArrayList<>();
-    for (Cell c : CELLS) {
-      String got = run(c, divergent);
+    for (Cell c : cells) {
+      String got = run(backend, c, divergent);
       matrix.put(c.label(), got);
     }
-    StringBuilder b = new StringBuilder("merge crash matrix (local):\n");
+    StringBuilder b = new StringBuilder("merge crash matrix (" + backend.name() + "):\n");
     matrix.forEach((k, v) -> b.append("  ").append(k).append(" -> ").append(v).append('\n'));
     System.out.println(b);
     assertThat(divergent).as("divergent cells").isEmpty();
@@ -99,11 +137,12 @@ class MergeCrashMatrixTest {
   }
 
   /** Exports with unkeyed edge ids blanked (a merge keeps ids, so they are compared too; kept for clarity). */
-  private String run(Cell c, List<String> divergent) {
-    String uri = tmp.resolve("g" + (++graphs)).toString();
+  private String run(Backend backend, Cell c, List<String> divergent) {
+    String uri = backend.freshUri().get();
+    OpenOptions open = new OpenOptions(backend.options());
     String before;
     List<String> beforeCommits;
-    try (Graph g = Omnigraph.init(uri, SCHEMA)) {
+    try (Graph g = Omnigraph.init(uri, SCHEMA, open)) {
       load(g, "main", LoadMode.MERGE, """
           {"type":"Person","data":{"name":"a","age":1}}
           {"type":"Person","data":{"name":"b","age":2}}
@@ -122,7 +161,12 @@ class MergeCrashMatrixTest {
       before = export(g);
       beforeCommits = g.commits().stream().map(io.omnigraph.api.CommitInfo::id).toList();
     }
-    List<String> args = List.of(uri, "merge", "f");
+    List<String> args = new ArrayList<>(List.of(uri));
+    backend.options().forEach((k, v) -> {
+      args.add("--option");
+      args.add(k + "=" + v);
+    });
+    args.addAll(List.of("merge", "f"));
     Map<String, String> props = new TreeMap<>(Map.of("omnigraph.merge.chunk_rows", "2"));
     if (c.failpoint() != null) {
       props.put(Failpoints.SYSTEM_PROPERTY, c.failpoint() + "=halt@" + c.hit());
@@ -139,14 +183,14 @@ class MergeCrashMatrixTest {
     }
     if (c.recoveryFailpoint() != null) {
       ChildJvm.Result rec = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY, c.recoveryFailpoint() + "=halt@1"),
-          List.of(uri, "open")).runLogged(tmp.resolve("children"));
+          recoveryArgs(uri, backend)).runLogged(tmp.resolve("children"));
       if (rec.exitCode() != Failpoints.HALT_STATUS) {
         divergent.add(c.label() + ": the recovering open did not halt (" + rec.exitCode() + "):\n" + rec.output());
         return "recovery not halted";
       }
     }
     String after = afterState(before);
-    try (Graph g = Omnigraph.open(uri)) {
+    try (Graph g = Omnigraph.open(uri, open)) {
       String now = export(g);
       List<io.omnigraph.api.CommitInfo> commits = g.commits();
       List<String> ids = commits.stream().map(io.omnigraph.api.CommitInfo::id).toList();
@@ -170,7 +214,7 @@ class MergeCrashMatrixTest {
       if (!outcome.equals(c.expected())) {
         divergent.add(c.label() + ": expected " + c.expected() + ", got " + outcome + "; audit " + audit);
       }
-      List<String> sidecars = CrashWrites.sidecars(uri, Map.of());
+      List<String> sidecars = CrashWrites.sidecars(uri, backend.options());
       if (!sidecars.isEmpty()) {
         divergent.add(c.label() + ": sidecars left " + sidecars);
       }
@@ -182,6 +226,16 @@ class MergeCrashMatrixTest {
       }
       return outcome;
     }
+  }
+
+  private static List<String> recoveryArgs(String uri, Backend backend) {
+    List<String> args = new ArrayList<>(List.of(uri));
+    backend.options().forEach((k, v) -> {
+      args.add("--option");
+      args.add(k + "=" + v);
+    });
+    args.add("open");
+    return args;
   }
 
   private String expectedAfter;
