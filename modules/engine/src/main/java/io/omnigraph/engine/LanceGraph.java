@@ -464,6 +464,7 @@ final class LanceGraph implements Graph {
     }
     closed = true;
     OmnigraphException first = null;
+    snapshots.close();
     try {
       root.close();
     } catch (OmnigraphException e) {

@@ -115,7 +115,7 @@ class QueryCommandTest {
   void explainPrintsThePlan() {
     CliRun run = CliRun.of("query", graph, "friends", "--query", queries.toString(), "--param", "n=ada", "--explain");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("NodeScan $a: Person", "pushed to Lance: (`name` = 'ada')", "Expand $a -[Knows OUT {1,1}]->");
+    assertThat(run.out()).contains("NodeScan $a: Person", "pushed to Lance: (`id` = 'ada')", "Expand $a -[Knows OUT {1,1}]->");
   }
 
   @Test

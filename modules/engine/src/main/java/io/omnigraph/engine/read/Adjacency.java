@@ -3,7 +3,10 @@ package io.omnigraph.engine.read;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.table.TableSnapshot;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,6 +141,88 @@ final class Adjacency {
     names[0][n] = id;
     index.put(id, n);
     return n;
+  }
+
+  /** @return the dense index of node {@code id}, or -1 when it has no edge in this table */
+  int indexOf(String id) {
+    Integer i = index.get(id);
+    return i == null ? -1 : i;
+  }
+
+  /** @return the node id of dense index {@code i} */
+  String id(int i) {
+    return ids[i];
+  }
+
+  /**
+   * Appends the dense indexes of every neighbour of node {@code i} in that direction (once per
+   * edge; out-neighbours first for {@code BOTH}) to {@code out} from position {@code n}, growing it.
+   *
+   * @return the buffer (maybe a new one) and, through {@code count[0]}, the new length
+   */
+  int[] neighbors(int i, Op.Dir dir, int[] out, int[] count) {
+    int n = count[0];
+    int need = n + (dir != Op.Dir.IN ? outOff[i + 1] - outOff[i] : 0) + (dir != Op.Dir.OUT ? inOff[i + 1] - inOff[i] : 0);
+    if (need > out.length) {
+      out = Arrays.copyOf(out, Math.max(need, out.length * 2));
+    }
+    if (dir != Op.Dir.IN) {
+      int len = outOff[i + 1] - outOff[i];
+      System.arraycopy(outTgt, outOff[i], out, n, len);
+      n += len;
+    }
+    if (dir != Op.Dir.OUT) {
+      int len = inOff[i + 1] - inOff[i];
+      System.arraycopy(inTgt, inOff[i], out, n, len);
+      n += len;
+    }
+    count[0] = n;
+    return out;
+  }
+
+  /**
+   * One hop from each source: its distinct neighbours in adjacency order, the source itself first
+   * when a same-type self-loop reaches it — exactly what the executor's breadth-first search reports
+   * at depth 1 (docs/queries.md, "Traversals") — without per-source sets and maps of strings.
+   *
+   * @param sameType whether the edge joins a type to itself (the source is then its own
+   *     destination only through a self-loop)
+   * @return source → destinations (an empty list for a source without edges)
+   */
+  Map<String, List<String>> oneHop(Collection<String> sources, Op.Dir dir, boolean sameType) {
+    Map<String, List<String>> out = new HashMap<>(sources.size() * 2);
+    int[] buf = new int[16];
+    int[] count = new int[1];
+    BitSet seen = new BitSet();
+    for (String s : sources) {
+      int i = indexOf(s);
+      if (i < 0) {
+        out.put(s, List.of());
+        continue;
+      }
+      count[0] = 0;
+      buf = neighbors(i, dir, buf, count);
+      int n = count[0];
+      List<String> found = new ArrayList<>(n + 1);
+      boolean selfLoop = false;
+      for (int k = 0; k < n; k++) {
+        int w = buf[k];
+        if (sameType && w == i) {
+          selfLoop = true;
+        } else if (!seen.get(w)) {
+          seen.set(w);
+          found.add(ids[w]);
+        }
+      }
+      for (int k = 0; k < n; k++) {
+        seen.clear(buf[k]);
+      }
+      if (selfLoop) {
+        found.add(0, s);
+      }
+      out.put(s, found);
+    }
+    return out;
   }
 
   /** Calls {@code each} with every neighbour of {@code id} in that direction (once per edge). */

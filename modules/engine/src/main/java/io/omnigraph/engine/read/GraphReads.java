@@ -30,8 +30,8 @@ public final class GraphReads {
   private GraphReads() {}
 
   /** A read query checked against one schema. */
-  record Prepared(String queryName, String schemaHash, String gqText, CheckedRead checked, List<QueryResult.Column> columns)
-      implements PreparedQuery {}
+  record Prepared(String queryName, String schemaHash, String gqText, CheckedRead checked, List<QueryResult.Column> columns,
+      CompiledSchema schema) implements PreparedQuery {}
 
   /**
    * Parses and type-checks one read query. Pure.
@@ -42,7 +42,7 @@ public final class GraphReads {
     Objects.requireNonNull(gqText, "gqText");
     Objects.requireNonNull(queryName, "queryName");
     CheckedRead read = check(schema, gqText, queryName);
-    return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read));
+    return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read), schema);
   }
 
   /** Type-checks every query of a file; see {@link io.omnigraph.api.Graph#checkQueries}. Pure. */
@@ -117,9 +117,10 @@ public final class GraphReads {
       throw new InvalidInputException("query '" + query.queryName() + "' was not prepared by this engine",
           new ErrorDetail.Validation(null, null, null, "stale_query"));
     }
-    try (GraphSnapshot snap = snapshots.resolve(ref(options))) {
+    try (GraphSnapshot snap = snapshots.resolveForRead(ref(options))) {
       CheckedRead checked = p.checked();
-      if (!snap.schema().ir().hash().equals(p.schemaHash())) {
+      // the resolver hands out the schema object it verified last, so identity is the common case
+      if (snap.schema() != p.schema() && !snap.schema().ir().hash().equals(p.schemaHash())) {
         checked = check(snap.schema(), p.gqText(), p.queryName());
       }
       Map<String, Object> bound = bind(checked, params);

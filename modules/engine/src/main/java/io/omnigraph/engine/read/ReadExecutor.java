@@ -187,9 +187,28 @@ final class ReadExecutor {
       return new ExpandSink(x, next);
     }
     Op.AntiJoin a = (Op.AntiJoin) op;
+    ExpandSink anyEdge = null;
+    if (a.inner().size() == 1 && a.inner().get(0) instanceof Op.Expand x && !x.closing() && x.edgeVar() == null
+        && !x.to().needsRow() && x.minHops() == 1 && x.maxHops() >= 1 && a.outer().contains(x.from())) {
+      anyEdge = new ExpandSink(x, null);
+    }
+    ExpandSink anyEdgeProbe = anyEdge;
     return new Sink() {
       @Override
       public void push(List<Row> rows) {
+        BitSet fast = anyEdgeProbe == null ? null : anyEdgeProbe.anyReached(rows);
+        if (fast != null) {
+          List<Row> out = new ArrayList<>(rows.size());
+          for (int i = 0; i < rows.size(); i++) {
+            if (!fast.get(i)) {
+              out.add(rows.get(i));
+            }
+          }
+          if (!out.isEmpty()) {
+            next.push(out);
+          }
+          return;
+        }
         BitSet matched = new BitSet(rows.size());
         List<Row> seeds = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
@@ -561,6 +580,9 @@ final class ReadExecutor {
      */
     private Map<String, List<String>> reach(Set<String> sources) {
       Neighbors nb = neighbors(sources.size());
+      if (csr != null && x.minHops() == 1 && x.maxHops() == 1) {
+        return reachOneHop(sources);
+      }
       Map<String, Set<String>> visited = new HashMap<>();
       Map<String, List<String>> frontier = new HashMap<>();
       Map<String, List<String>> out = new HashMap<>();
@@ -604,6 +626,41 @@ final class ReadExecutor {
         frontier = nextFrontier;
       }
       return out;
+    }
+
+    /** {@link #reach} for one hop ({@code {1,1}}) over the CSR (docs/queries.md, "Traversals"). */
+    private Map<String, List<String>> reachOneHop(Set<String> sources) {
+      return csr.oneHop(sources, x.dir(), x.sameType());
+    }
+
+    /**
+     * For a negation whose block is only this expansion to a variable nothing else reads (no
+     * edge variable, no filter, at least one hop allowed from the first): which seed rows reach at
+     * least one node, answered from the CSR's degrees (a one-hop destination exists exactly when
+     * the source has an edge in that direction, a self-loop included).
+     *
+     * @return the matched seed rows, or null when the CSR is not the chosen strategy
+     */
+    BitSet anyReached(List<Row> rows) {
+      int fs = x.from().slot;
+      Set<String> sources = new HashSet<>();
+      for (Row r : rows) {
+        sources.add(r.slots[fs].id());
+      }
+      if (csr == null) {
+        if (!useCsr(sources.size())) {
+          return null;
+        }
+        csr = Adjacency.of(snap, x.edge().tableKey());
+      }
+      count("expand csr " + x.edge().name());
+      BitSet matched = new BitSet(rows.size());
+      for (int i = 0; i < rows.size(); i++) {
+        if (csr.hasAny(rows.get(i).slots[fs].id(), x.dir())) {
+          matched.set(i);
+        }
+      }
+      return matched;
     }
 
     /** Neighbour lookup for one BFS level: CSR or an indexed scan of the edge table, by cost. */
@@ -651,26 +708,54 @@ final class ReadExecutor {
     }
 
     /**
-     * The chooser: CSR when already built for this table version, when hops exceed
-     * {@value #INDEXED_MAX_HOPS} or the frontier {@value #INDEXED_MAX_FRONTIER}; otherwise the
-     * cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|} (CSR).
+     * The chooser (docs/queries.md, "Traversal strategies"): CSR when already built for this table
+     * version, when hops exceed {@value #INDEXED_MAX_HOPS}, when the frontier or the rows this
+     * expansion is expected to see over the whole query exceed {@value #INDEXED_MAX_FRONTIER} (more
+     * than one piece of index probes), or when the edge table has no BTREE index on the column the
+     * expansion probes (an indexed expansion would then be a full scan of the edge table per level
+     * and piece, while the CSR costs one scan and serves every later query of that table version);
+     * otherwise the cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|}
+     * (CSR).
      */
     private boolean useCsr(int frontier) {
       String forced = forcedStrategy();
       if (forced.equals("csr") || forced.equals("indexed")) {
         return forced.equals("csr");
       }
-      if (Adjacency.isCached(snap.table(x.edge().tableKey()))) {
+      String table = x.edge().tableKey();
+      if (Adjacency.isCached(snap.table(table))) {
         return true;
       }
-      if (x.maxHops() > INDEXED_MAX_HOPS || frontier > INDEXED_MAX_FRONTIER) {
+      if (x.maxHops() > INDEXED_MAX_HOPS || Math.max(frontier, expectedSources()) > INDEXED_MAX_FRONTIER) {
         return true;
       }
-      double edges = snap.entry(x.edge().tableKey()).rowCount();
+      boolean srcIndexed = snap.hasIndex(table, "src_idx");
+      boolean dstIndexed = snap.hasIndex(table, "dst_idx");
+      boolean indexed = switch (x.dir()) {
+        case OUT -> srcIndexed;
+        case IN -> dstIndexed;
+        case BOTH -> srcIndexed && dstIndexed;
+      };
+      if (!indexed) {
+        return true;
+      }
+      double edges = snap.entry(table).rowCount();
       String fromType = x.dir() == Op.Dir.IN ? x.edge().toType() : x.edge().fromType();
       double vertices = Math.max(1, snap.entry("node:" + fromType).rowCount());
-      double indexed = (double) x.maxHops() * frontier * (edges / vertices);
-      return 1.5 * edges < indexed;
+      double indexedCost = (double) x.maxHops() * frontier * (edges / vertices);
+      return 1.5 * edges < indexedCost;
+    }
+
+    /**
+     * The source rows this expansion sees over the whole query, estimated: every row of the
+     * source table when the source is the pipeline's root scan without filters, else unknown (0).
+     */
+    private long expectedSources() {
+      Op.Scan root = (Op.Scan) plan.ops.get(0);
+      if (x.from() == root.binding() && !root.binding().hasFilters() && vectorScan == null) {
+        return snap.entry(root.binding().tableKey()).rowCount();
+      }
+      return 0;
     }
 
     private RowFilter endpointFilter(List<Object> ids) {

@@ -299,13 +299,13 @@ final class ReadPlanner {
       Binding b = vars.iterator().next();
       RowFilter pushed = pushable(b, l, op, r);
       if (pushed != null) {
-        b.pushed.add(pushed);
         String column = pushed instanceof RowFilter.Compare c ? c.column().name()
             : pushed instanceof RowFilter.Text t ? t.column().name()
             : pushed instanceof RowFilter.ListHas h ? h.column().name() : "";
         if (!column.equals("id") && !column.equals("src") && !column.equals("dst")) {
           b.release(column);
         }
+        b.pushed.add(keyAsId(b, pushed));
       } else {
         addResidual(b, test, text);
       }
@@ -323,6 +323,21 @@ final class ReadPlanner {
       return test.test(s);
     });
     b.residualText.add(text);
+  }
+
+  /**
+   * {@code key = "v"} on a node type whose {@code @key} is that one String (or enum) property is
+   * {@code id = "v"}: such a node's id is its key value (docs/ndjson-format.md, "Node ids") and a key
+   * member never changes (docs/mutations.md), so the two select the same rows, and the {@code id}
+   * BTREE index ({@code id_idx}, docs/indexes.md) answers the second without a scan.
+   */
+  private RowFilter keyAsId(Binding b, RowFilter f) {
+    if (b.edge || !(f instanceof RowFilter.Compare c) || c.op() != CompOp.EQ || !(c.value() instanceof String)
+        || c.column().scalarKind() != ScalarKind.STRING || c.column().name().equals("id")) {
+      return f;
+    }
+    List<String> key = catalog.node(b.typeName).flatMap(NodeType::key).map(io.omnigraph.engine.schema.Constraint.Key::fields).orElse(List.of());
+    return key.equals(List.of(c.column().name())) ? new RowFilter.Compare(ColumnRef.system("id"), CompOp.EQ, c.value()) : f;
   }
 
   /** A Lance filter equivalent to {@code l op r}, or null when it cannot be pushed exactly. */

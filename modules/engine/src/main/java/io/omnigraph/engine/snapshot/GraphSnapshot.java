@@ -58,13 +58,21 @@ public final class GraphSnapshot implements AutoCloseable {
   /** Index names per table, read once per snapshot. */
   private final Map<String, Set<String>> indexes = new HashMap<>();
   private final Map<String, TableSnapshot> open = new TreeMap<>();
+  /** Whether tables come from the store's shared read datasets ({@link SnapshotResolver#resolveForRead}). */
+  private final boolean readOnly;
 
   GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables) {
+    this(ref, state, schema, root, tables, false);
+  }
+
+  GraphSnapshot(GraphRef ref, ManifestState state, CompiledSchema schema, GraphRoot root, TableReader tables,
+      boolean readOnly) {
     this.ref = ref;
     this.state = state;
     this.schema = schema;
     this.root = root;
     this.tables = tables;
+    this.readOnly = readOnly;
   }
 
   /** @return what was resolved: a branch name or a commit id */
@@ -99,7 +107,9 @@ public final class GraphSnapshot implements AutoCloseable {
     TableSnapshot s = open.get(tableKey);
     if (s == null) {
       TableEntry e = entry(tableKey);
-      s = tables.openAt(io.omnigraph.engine.table.TableReader.branchLocation(root.lance(e.path()), e.branch()), e.version());
+      io.omnigraph.api.storage.LanceLocation at = io.omnigraph.engine.table.TableReader.branchLocation(
+          root.lance(e.path()), e.branch());
+      s = readOnly ? tables.openShared(at, e.version()) : tables.openAt(at, e.version());
       open.put(tableKey, s);
     }
     return s;
@@ -116,6 +126,9 @@ public final class GraphSnapshot implements AutoCloseable {
    * @return the table on the branch's ref at the published version (owned by the snapshot, do not close)
    */
   public TableSnapshot tableForWrite(String tableKey, io.omnigraph.engine.table.TableWriter writer) {
+    if (readOnly) {
+      throw new IllegalStateException("a read-only snapshot cannot stage writes");
+    }
     String branch = ref instanceof GraphRef.Branch b ? b.name() : null;
     if (branch == null || io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch)) {
       return table(tableKey);

@@ -80,6 +80,51 @@ public final class SnapshotResolver {
   }
 
   /**
+   * Like {@link #resolve} for a read query (docs/queries.md, "Execution"): the snapshot's tables
+   * come from the store's shared read datasets (opened once per table version), and main's head is
+   * found by asking the open {@code __manifest} for its latest version number (a listing, no
+   * manifest read) and reusing the state read last while that number is unchanged. The snapshot
+   * must not be used to write.
+   *
+   * @param ref a branch or a commit
+   * @return the graph at {@code ref} (close it)
+   * @throws NotFoundException an unknown branch or commit, or no graph at the root
+   * @throws InternalErrorException the schema files do not match the cut
+   */
+  public GraphSnapshot resolveForRead(GraphRef ref) {
+    ManifestState state = ref instanceof GraphRef.Branch b && GraphBranch.MAIN.equals(b.name()) ? mainHeadForRead()
+        : state(ref);
+    return new GraphSnapshot(ref, state, schemaAt(state), root, tables.reader(), true);
+  }
+
+  /** main's head as read queries last saw it: a shared handle on that {@code __manifest} version, and its state. */
+  private TableSnapshot headManifest;
+  private ManifestState headState;
+
+  private synchronized ManifestState mainHeadForRead() {
+    if (headManifest != null && tables.reader().latestVersion(headManifest) == headState.manifestVersion()) {
+      return headState;
+    }
+    ManifestState s = latest();
+    TableSnapshot h = tables.reader().openShared(manifest.location(), s.manifestVersion());
+    if (headManifest != null) {
+      headManifest.close();
+    }
+    headManifest = h;
+    headState = s;
+    return s;
+  }
+
+  /** Releases the head handle of {@link #resolveForRead} (the graph handle is closing). */
+  public synchronized void close() {
+    if (headManifest != null) {
+      headManifest.close();
+      headManifest = null;
+      headState = null;
+    }
+  }
+
+  /**
    * @param ref a branch or a commit
    * @return the manifest state {@code ref} denotes
    * @throws NotFoundException an unknown branch or commit, or no graph at the root

@@ -41,6 +41,7 @@ public final class TableReader {
   private final BufferAllocator allocator;
   /** Shared by every open, so metadata and index caches survive from one version to the next. */
   private final org.lance.Session session;
+  private final SharedDatasets shared = new SharedDatasets();
 
   TableReader(BufferAllocator allocator, org.lance.Session session) {
     this.allocator = allocator;
@@ -80,6 +81,24 @@ public final class TableReader {
     return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
         new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).setSession(session)
             .build())));
+  }
+
+  /**
+   * Opens a dataset pinned at {@code version} for reading only, shared with every other reader of
+   * this store that pins the same version (see {@link SharedDatasets}); closing the handle gives
+   * it back. Never hand the result to {@link TableWriter}.
+   *
+   * @throws NotFoundException when the dataset or the version does not exist
+   */
+  public TableSnapshot openShared(LanceLocation location, long version) {
+    return shared.acquire(location, version, () -> lance(location.uri(), () -> Dataset.open(allocator, location.uri(),
+        new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).setSession(session)
+            .build())));
+  }
+
+  /** Closes the shared datasets that no reader holds (the store is closing). */
+  void closeShared() {
+    shared.close();
   }
 
   /** @return the live HEAD version of the dataset at {@code location} */

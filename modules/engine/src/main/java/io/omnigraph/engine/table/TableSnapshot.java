@@ -12,10 +12,18 @@ import org.lance.Dataset;
 public final class TableSnapshot implements AutoCloseable {
   private final LanceLocation location;
   private final Dataset dataset;
+  /** For a handle on a shared dataset ({@link TableReader#openShared}): gives the reference back; null otherwise. */
+  private final Runnable release;
+  private boolean closed;
 
   TableSnapshot(LanceLocation location, Dataset dataset) {
+    this(location, dataset, null);
+  }
+
+  TableSnapshot(LanceLocation location, Dataset dataset, Runnable release) {
     this.location = Objects.requireNonNull(location);
     this.dataset = Objects.requireNonNull(dataset);
+    this.release = release;
   }
 
   /** @return where the dataset lives */
@@ -44,8 +52,23 @@ public final class TableSnapshot implements AutoCloseable {
     return dataset;
   }
 
+  /** @return whether this handle shares its dataset with other readers ({@link TableReader#openShared}) */
+  public boolean shared() {
+    return release != null;
+  }
+
   @Override
   public void close() {
-    dataset.close();
+    if (release == null) {
+      dataset.close();
+      return;
+    }
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    release.run();
   }
 }

@@ -47,6 +47,7 @@ public final class TableStore implements AutoCloseable {
   @Override
   public void close() {
     try {
+      reader.closeShared();
       session.close();
     } finally {
       allocator.close();

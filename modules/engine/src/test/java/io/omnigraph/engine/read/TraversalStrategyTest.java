@@ -111,7 +111,7 @@ class TraversalStrategyTest {
     String plan = g.explainQuery("query q($n: String) { match { $a: Person { name: $n }  $a.age > 3  $a knows{1,2} $b"
         + "  not { $b worksAt $_ } } return { $b.name } order { $b.name } limit 5 }", "q",
         QueryParams.of(Map.of("n", "p1")), QueryOptions.defaults());
-    assertThat(plan).contains("NodeScan $a: Person [columns [id]; pushed to Lance: ((`name` = 'p1') AND (`age` > CAST(3 AS INT)))]",
+    assertThat(plan).contains("NodeScan $a: Person [columns [id]; pushed to Lance: ((`id` = 'p1') AND (`age` > CAST(3 AS INT)))]",
         "Expand $a -[Knows OUT {1,2}]-> $b: Person", "AntiJoin on [$b]", "Expand $b -[WorksAt OUT {1,1}]->",
         "Order [$b.name asc] tie-break [a.id, b.id] (top-5 heap)", "Limit 5");
   }
