@@ -39,10 +39,12 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <h2>Atomic writes</h2>
  * {@code put} writes the bytes to {@code <name>#<random digits>} in the target's directory, forces
- * them to disk, moves the temp file into place in one atomic step, then forces the directory, so a
- * reader sees the old whole file or the new whole file and a crash leaves at worst an invisible
- * temp file. Temp names are skipped by {@link #list} and refused as addresses by
- * {@link StoragePaths}, so a residue can never be read, listed or overwritten as data.
+ * them to disk ({@code fdatasync}: bytes and size), moves the temp file into place in one atomic
+ * step, then forces the directory, so a reader sees the old whole file or the new whole file and a
+ * crash leaves at worst an invisible temp file. Temp names are skipped by {@link #list} and refused
+ * as addresses by {@link StoragePaths}, so a residue can never be read, listed or overwritten as
+ * data. {@code putNonDurable} and {@code deleteNonDurable} are the same steps without the two
+ * syncs: atomic for readers and across process crashes, not across a power failure.
  *
  * <h2>Conditions</h2>
  * <ul>
@@ -120,6 +122,16 @@ final class FsStorageAdapter implements StorageAdapter {
 
   @Override
   public String put(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+    return put(path, bytes, condition, true);
+  }
+
+  /** {@link #put} without its syncs: the same temp file, rename or link and locks, no fdatasync, no directory fsync. */
+  @Override
+  public String putNonDurable(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+    return put(path, bytes, condition, false);
+  }
+
+  private String put(String path, byte[] bytes, WriteCondition condition, boolean durable) throws StorageException {
     String p = StoragePaths.validate(path);
     java.util.Objects.requireNonNull(bytes, "bytes");
     java.util.Objects.requireNonNull(condition, "condition");
@@ -129,7 +141,7 @@ final class FsStorageAdapter implements StorageAdapter {
     try {
       hook.before(Point.PUT, p);
       Files.createDirectories(dir);
-      temp = writeTemp(dir, target.getFileName().toString(), bytes);
+      temp = writeTemp(dir, target.getFileName().toString(), bytes, durable);
     } catch (FileAlreadyExistsException e) {
       throw new StorageException(Kind.PERMANENT, p,
           "a parent of this path is an object; the file adapter cannot store an object below another object", e);
@@ -141,19 +153,19 @@ final class FsStorageAdapter implements StorageAdapter {
     boolean[] published = {false};
     try {
       if (condition instanceof WriteCondition.IfAbsent) {
-        publishIfAbsent(p, temp, target, published);
+        publishIfAbsent(p, temp, target, published, durable);
       } else if (condition instanceof WriteCondition.IfMatch ifMatch) {
         try (DirectoryWriteLock lock = DirectoryWriteLock.acquire(dir)) {
           checkVersion(p, target, ifMatch.version());
           replace(p, temp, target);
           published[0] = true;
-          applied(p, dir);
+          applied(p, dir, durable);
         }
       } else if (condition instanceof WriteCondition.Overwrite) {
         try (DirectoryWriteLock lock = DirectoryWriteLock.acquire(dir)) {
           replace(p, temp, target);
           published[0] = true;
-          applied(p, dir);
+          applied(p, dir, durable);
         }
       } else {
         throw new IllegalArgumentException("unknown write condition " + condition);
@@ -181,7 +193,8 @@ final class FsStorageAdapter implements StorageAdapter {
   }
 
   /** Links the temp file into place (fails if the name exists), then removes the temp name. */
-  private void publishIfAbsent(String p, Path temp, Path target, boolean[] published) throws IOException {
+  private void publishIfAbsent(String p, Path temp, Path target, boolean[] published, boolean durable)
+      throws IOException {
     try {
       Files.createLink(target, temp);
       published[0] = true;
@@ -205,7 +218,7 @@ final class FsStorageAdapter implements StorageAdapter {
     // happened but could not be confirmed durable.
     try {
       Files.delete(temp);
-      applied(p, target.getParent());
+      applied(p, target.getParent(), durable);
     } catch (IOException e) {
       throw outcomeUnknown(p, e);
     }
@@ -224,11 +237,13 @@ final class FsStorageAdapter implements StorageAdapter {
     }
   }
 
-  /** The new object is visible; report it to the hook and make the rename durable. */
-  private void applied(String p, Path dir) throws StorageException {
+  /** The new object is visible; report it to the hook and (when asked) make the rename durable. */
+  private void applied(String p, Path dir, boolean durable) throws StorageException {
     try {
       hook.before(Point.PUT_APPLIED, p);
-      forceDirectory(dir);
+      if (durable) {
+        forceDirectory(dir);
+      }
     } catch (IOException e) {
       throw outcomeUnknown(p, e);
     }
@@ -256,7 +271,7 @@ final class FsStorageAdapter implements StorageAdapter {
     }
   }
 
-  private static Path writeTemp(Path dir, String name, byte[] bytes) throws IOException {
+  private static Path writeTemp(Path dir, String name, byte[] bytes, boolean durable) throws IOException {
     while (true) {
       // 18 random digits, never starting with 0: never equal to the lock file's "#0".
       Path temp = dir.resolve(name + "#" + ThreadLocalRandom.current().nextLong(100_000_000_000_000_000L,
@@ -272,7 +287,10 @@ final class FsStorageAdapter implements StorageAdapter {
         while (buf.hasRemaining()) {
           ch.write(buf);
         }
-        ch.force(true);
+        if (durable) {
+          // fdatasync: the bytes and the size, which is all a reader of the renamed file needs.
+          ch.force(false);
+        }
       } catch (IOException e) {
         try {
           Files.deleteIfExists(temp);
@@ -287,6 +305,16 @@ final class FsStorageAdapter implements StorageAdapter {
 
   @Override
   public void delete(String path) throws StorageException {
+    delete(path, true);
+  }
+
+  /** {@link #delete} without the directory fsync. */
+  @Override
+  public void deleteNonDurable(String path) throws StorageException {
+    delete(path, false);
+  }
+
+  private void delete(String path, boolean durable) throws StorageException {
     String p = StoragePaths.validate(path);
     Path file = resolve(p);
     Path dir = file.getParent();
@@ -306,7 +334,9 @@ final class FsStorageAdapter implements StorageAdapter {
           return; // a directory is a prefix, not an object
         }
         Files.deleteIfExists(file);
-        forceDirectory(dir);
+        if (durable) {
+          forceDirectory(dir);
+        }
       }
     } catch (NoSuchFileException e) {
       return; // the directory vanished while we looked (a concurrent deletePrefix): nothing to delete
@@ -401,30 +431,25 @@ final class FsStorageAdapter implements StorageAdapter {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
-   * fsyncs each file, then each distinct directory holding one once; a directory met for the first
+   * fdatasyncs each file (a directory given as a path is synced as a directory) and fsyncs each
+   * distinct directory holding one once, all at once ({@link #forceAll}); a directory met for the first
    * time also gets its parent synced (up to the root's parent), because the writer may just have
    * created it. Never reports success for a sync that failed.
    */
   @Override
   public int syncWritten(java.util.Collection<String> paths) throws StorageException {
     java.util.Objects.requireNonNull(paths, "paths");
-    int calls = 0;
+    List<SyncTarget> targets = new ArrayList<>();
     java.util.TreeSet<Path> dirs = new java.util.TreeSet<>(
         java.util.Comparator.comparingInt(Path::getNameCount).reversed().thenComparing(java.util.Comparator.naturalOrder()));
     for (String path : new java.util.LinkedHashSet<>(paths)) {
       String p = StoragePaths.validate(path);
       Path file = resolve(p);
-      try {
-        hook.before(Point.SYNC, p);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-          ch.force(true);
-        }
-      } catch (NoSuchFileException e) {
-        throw StorageException.notFound(p, e);
-      } catch (IOException e) {
-        throw FsErrors.map(e, p, "sync");
+      if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+        dirs.add(file); // entries removed by a native writer: the directory itself is synced
+        continue;
       }
-      calls++;
+      targets.add(new SyncTarget(file, p, false));
       dirs.add(file.getParent());
     }
     // Directories never met before: their own entries (up to the root's) may be new too.
@@ -442,22 +467,106 @@ final class FsStorageAdapter implements StorageAdapter {
       }
     }
     for (Path d : dirs) {
-      String rel = d.startsWith(root) && !d.equals(root) ? relative(d) : d.toString();
-      try {
-        hook.before(Point.SYNC, rel);
-        forceDirectory(d);
-      } catch (IOException e) {
-        throw FsErrors.map(e, rel, "sync directory");
-      }
-      calls++;
+      targets.add(new SyncTarget(d, d.startsWith(root) && !d.equals(root) ? relative(d) : d.toString(), true));
     }
+    forceAll(targets);
     // Only now, with every sync done, remember which directories' entries are durable.
     keys.forEach((dir, key) -> {
       if (key != null) {
         durableDirs.put(dir, key);
       }
     });
-    return calls;
+    return targets.size();
+  }
+
+  /** One file ({@code fdatasync}) or directory ({@code fsync}) to sync; {@code rel} names it in errors and to the hook. */
+  private record SyncTarget(Path path, String rel, boolean directory) {}
+
+  /**
+   * Threads that issue the syncs of one group at once. Every sync of a group is independent (the
+   * group is complete only when all are), and issued together the file system commits them in as
+   * few journal commits and device flushes as it can (on ext4 and XFS concurrent fsyncs share a
+   * commit), where one after another each waits for its own. Daemon threads, gone when idle.
+   */
+  private static final java.util.concurrent.ExecutorService SYNC_THREADS = new java.util.concurrent.ThreadPoolExecutor(
+      0, 16, 10, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, "omnigraph-fs-sync");
+        t.setDaemon(true);
+        return t;
+      }, new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+
+  /** Syncs every target, all at once; returns only when each is synced, and throws if any failed. */
+  private void forceAll(List<SyncTarget> targets) throws StorageException {
+    if (targets.isEmpty()) {
+      return;
+    }
+    List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+    for (int i = 1; i < targets.size(); i++) {
+      SyncTarget t = targets.get(i);
+      running.add(SYNC_THREADS.submit(() -> {
+        force(t);
+        return null;
+      }));
+    }
+    StorageException failure = null;
+    Throwable unchecked = null;
+    try {
+      force(targets.get(0));
+    } catch (StorageException e) {
+      failure = e;
+    } catch (RuntimeException | Error e) {
+      unchecked = e;
+    }
+    boolean interrupted = false;
+    for (java.util.concurrent.Future<?> f : running) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // every started sync is waited for: none may be reported before it ends
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException | e.getCause() instanceof Error) {
+            unchecked = unchecked == null ? e.getCause() : unchecked;
+          } else if (failure == null) {
+            failure = (StorageException) e.getCause();
+          } else {
+            failure.addSuppressed(e.getCause());
+          }
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (unchecked instanceof RuntimeException r) {
+      throw r; // a hook's own exception (a test failpoint), as a sequential sync would have thrown it
+    }
+    if (unchecked instanceof Error err) {
+      throw err;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void force(SyncTarget t) throws StorageException {
+    try {
+      hook.before(Point.SYNC, t.rel());
+      if (t.directory()) {
+        forceDirectory(t.path());
+      } else {
+        try (FileChannel ch = FileChannel.open(t.path(), StandardOpenOption.READ)) {
+          // fdatasync: the file's bytes and size; its name is made durable by its directory's sync.
+          ch.force(false);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw StorageException.notFound(t.rel(), e);
+    } catch (IOException e) {
+      throw FsErrors.map(e, t.rel(), t.directory() ? "sync directory" : "sync");
+    }
   }
 
   private static Object fileKey(Path dir) {

@@ -71,6 +71,34 @@ public interface StorageAdapter extends AutoCloseable {
   String put(String path, byte[] bytes, WriteCondition condition) throws StorageException;
 
   /**
+   * {@link #put}, for a control object that nothing needs after a power failure (the engine's
+   * write lease: after a power failure no process holds anything). Atomicity for readers, the
+   * condition, the failure kinds and the returned version token are exactly those of
+   * {@link #put}, and a process crash loses nothing; only durability against power loss is waived,
+   * so an adapter may skip its syncs. After a power failure the object may be its previous
+   * version, absent if it was new, or unreadable (partly written): callers treat such content as
+   * stale. Object stores have nothing to skip (a completed PUT is durable): the default is
+   * {@link #put}.
+   *
+   * @see #put
+   */
+  default String putNonDurable(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+    return put(path, bytes, condition);
+  }
+
+  /**
+   * {@link #delete}, for an object whose reappearance after a power failure harms nothing (a
+   * finished recovery sidecar, which recovery finalizes again). Readers and listings see it gone at
+   * once, and a process crash does not bring it back; only the durability of the removal against
+   * power loss is waived. The default is {@link #delete}.
+   *
+   * @see #delete
+   */
+  default void deleteNonDurable(String path) throws StorageException {
+    delete(path);
+  }
+
+  /**
    * Tells whether an object exists at {@code path}. A "directory" (a prefix with objects below
    * it) is not an object: {@code exists("a")} is {@code false} when only {@code a/b} exists.
    *
@@ -120,7 +148,10 @@ public interface StorageAdapter extends AutoCloseable {
    * <p>Object stores need nothing: a completed PUT is durable, so the default does nothing and
    * returns 0. An adapter whose objects are local files must override it.
    *
-   * @param paths root-relative paths of regular files that exist
+   * <p>A path may also name a directory whose entries changed without a new file to sync (files a
+   * native writer removed, such as Lance's cleanup): the directory itself is synced.
+   *
+   * @param paths root-relative paths of regular files (or directories) that exist
    * @return how many sync calls were made (files plus directories)
    * @throws StorageException {@code NOT_FOUND} for a path that does not exist; any other failure
    *     to sync (the files may not be durable; never reported as success)

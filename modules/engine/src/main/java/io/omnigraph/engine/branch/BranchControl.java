@@ -109,6 +109,9 @@ public final class BranchControl {
           : live.stream().filter(b -> b.name().equals(fork.branch())).findFirst().orElseThrow().identifier();
       w.checkValid();
       NativeBranch created = createNative(name, fork, parentId);
+      // Durability (docs/write-protocol.md, "Durability"): Lance wrote the record and the cloned tree
+      // without a sync; the create is acknowledged only once both survive a power failure.
+      manifest.durability().syncBranchCreated(manifest.location(), name);
       Failpoints.hit(Failpoints.BRANCH_CREATE_POST_NATIVE);
       return new BranchInfo(created.name(), fork.commitId(), fork.branch());
     }
@@ -252,6 +255,8 @@ public final class BranchControl {
         }
         // Absent: the contents record is gone, which is the delete's logical effect.
       }
+      // The removal of the record and the tree is durable before the delete is acknowledged.
+      manifest.durability().syncBranchDeleted(manifest.location(), name);
       Failpoints.hit(Failpoints.BRANCH_DELETE_POST_NATIVE);
       // Derived cleanup, best effort: a tree Lance left behind is unreachable without its record.
       try {
@@ -264,6 +269,7 @@ public final class BranchControl {
       for (String path : forked) {
         try {
           tables.writer().deleteBranch(root.lance(path), name);
+          manifest.durability().syncBranchDeleted(root.lance(path), name);
         } catch (OmnigraphException e) {
           // Deliberate, as above: derived cleanup is best effort.
         }

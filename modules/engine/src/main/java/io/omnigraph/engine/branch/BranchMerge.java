@@ -657,6 +657,9 @@ public final class BranchMerge {
               ManifestStore.versionMetadata(u.tableUri(), u.version())));
         }
         if (sidecar != null) {
+          // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the
+          // sidecar is confirmed, because a confirmed sidecar is rolled forward onto those versions.
+          ctx.publisher().makeDurable(updates, expected);
           sidecar.confirm(confirmed);
           Failpoints.hit(Failpoints.MERGE_AFTER_CONFIRM);
         }
@@ -675,7 +678,7 @@ public final class BranchMerge {
             new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
       }
       if (sidecar != null) {
-        sidecar.retire();
+        sidecar.retirePublished(); // the publish is durable: the removal need not be
       }
       return commitId;
     }

@@ -169,11 +169,17 @@ public final class Optimize {
               after = tables.reader().fragmentCount(s);
               rows = tables.reader().countRows(s);
             }
-            Failpoints.hit(Failpoints.OPTIMIZE_POST_TABLE_EFFECT);
             if (v != p.entry().version()) {
-              updates.add(new ManifestPublisher.TableUpdate(identity(p.spec()), key, v, rows, p.location().uri()));
+              ManifestPublisher.TableUpdate u = new ManifestPublisher.TableUpdate(identity(p.spec()), key, v, rows,
+                  p.location().uri());
+              // Durability (docs/write-protocol.md, "Durability"): recovery rolls an optimize forward from its
+              // Armed sidecar onto whatever HEAD it finds, so each table's new versions are made durable right
+              // after they land, before the next table's effects (the publish then finds them synced).
+              g.publisher().makeDurable(List.of(u), Map.of(key, p.entry().version()));
+              updates.add(u);
               expected.put(key, p.entry().version());
             }
+            Failpoints.hit(Failpoints.OPTIMIZE_POST_TABLE_EFFECT);
             done.add(new OptimizeResult.TableOptimized(key, p.entry().version(), v, p.fragments(), after, folded, built));
           }
           window.checkValid();
@@ -190,7 +196,7 @@ public final class Optimize {
               + e.getMessage() + "); the sidecar " + RecoverySidecar.path(operation) + " lets the next write or open"
               + " publish the compacted tables", new ErrorDetail.RecoveryRequired(operation), e);
         }
-        sidecar.retire();
+        sidecar.retirePublished(); // the publish is durable: the removal need not be
       }
       // __manifest: physical only (a Rewrite, same rows); every version a commit names stays until cleanup.
       LanceLocation manifest = g.root().lance(ManifestStore.PATH);
@@ -208,6 +214,9 @@ public final class Optimize {
       if (compactManifest) {
         window.checkValid();
         long v = tables.writer().compact(manifest, ManifestStore.PATH, mHead);
+        // The compacted version is the manifest's HEAD, which every reader opens: durable before optimize returns.
+        g.manifest().durability().syncOnce(tables.reader(),
+            List.of(new io.omnigraph.engine.storage.CommitDurability.TableCommit(manifest, mHead, v)));
         try (TableSnapshot s = tables.reader().openAt(manifest, v)) {
           mAfter = tables.reader().fragmentCount(s);
         }

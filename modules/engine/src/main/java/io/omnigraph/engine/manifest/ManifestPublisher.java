@@ -250,7 +250,7 @@ public final class ManifestPublisher {
         }
         long version = committed.version();
         try {
-          manifest.durability().sync(tables.reader(),
+          manifest.durability().syncOnce(tables.reader(),
               List.of(new CommitDurability.TableCommit(snapshot.location(), snapshot.version(), version)));
         } catch (OmnigraphException e) {
           throw new StorageFailureException("graph commit " + l.commitId() + " is visible at manifest version "
@@ -300,9 +300,17 @@ public final class ManifestPublisher {
     List<CommitDurability.TableCommit> commits = new ArrayList<>();
     for (TableUpdate u : updates) {
       LanceLocation main = new LanceLocation(u.tableUri(), manifest.location().storageOptions());
-      LanceLocation at = u.tableBranch() == null || u.tableUri().endsWith("/tree/" + u.tableBranch())
-          ? main : TableReader.branchLocation(main, u.tableBranch());
-      commits.add(new CommitDurability.TableCommit(at, expectedVersions.getOrDefault(u.tableKey(), 0L), u.version()));
+      long from = expectedVersions.getOrDefault(u.tableKey(), 0L);
+      if (u.tableBranch() == null) {
+        commits.add(new CommitDurability.TableCommit(main, from, u.version()));
+      } else if (u.tableUri().endsWith("/tree/" + u.tableBranch())) {
+        LanceLocation owner = new LanceLocation(u.tableUri().substring(0,
+            u.tableUri().length() - ("/tree/" + u.tableBranch()).length()), main.storageOptions());
+        commits.add(new CommitDurability.TableCommit(main, from, u.version(), owner, u.tableBranch()));
+      } else {
+        commits.add(new CommitDurability.TableCommit(TableReader.branchLocation(main, u.tableBranch()), from,
+            u.version(), main, u.tableBranch()));
+      }
     }
     return durability.sync(tables.reader(), commits);
   }

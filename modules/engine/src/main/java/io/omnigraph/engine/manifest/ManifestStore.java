@@ -147,11 +147,11 @@ public final class ManifestStore {
       created.add(new io.omnigraph.engine.storage.CommitDurability.TableCommit(
           new LanceLocation(t.tableUri(), location.storageOptions()), 0, t.version()));
     }
-    durability.sync(tables.reader(), created);
+    durability.syncOnce(tables.reader(), created);
     writeGenesis(genesisTables, commitId, createdAtMicros, Integer.toString(ManifestCodec.STAMP));
     // Read back through the stamp guard: proves the stamp landed in the same commit.
     try (TableSnapshot s = openLatest()) {
-      durability.sync(tables.reader(), List.of(
+      durability.syncOnce(tables.reader(), List.of(
           new io.omnigraph.engine.storage.CommitDurability.TableCommit(location, 0, s.version())));
       return read(s);
     }

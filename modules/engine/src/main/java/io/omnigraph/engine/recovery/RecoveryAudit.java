@@ -90,14 +90,25 @@ public final class RecoveryAudit {
 
   private final TableStore tables;
   private final LanceLocation location;
+  private final io.omnigraph.engine.storage.CommitDurability durability;
 
   /**
    * @param tables the table gateway
    * @param location where the audit dataset lives
    */
   public RecoveryAudit(TableStore tables, LanceLocation location) {
+    this(tables, location, io.omnigraph.engine.storage.CommitDurability.none());
+  }
+
+  /**
+   * @param durability makes each appended version durable (docs/write-protocol.md, "Durability"), so
+   *     the row survives a power failure once recovery deletes the sidecar it accounts for
+   */
+  public RecoveryAudit(TableStore tables, LanceLocation location,
+      io.omnigraph.engine.storage.CommitDurability durability) {
     this.tables = Objects.requireNonNull(tables);
     this.location = Objects.requireNonNull(location);
+    this.durability = Objects.requireNonNull(durability);
   }
 
   /** Appends one row (creating the dataset on first use). */
@@ -118,7 +129,9 @@ public final class RecoveryAudit {
       ((TimeStampMicroVector) root.getVector("created_at")).setSafe(0, row.createdAtMicros());
       root.setRowCount(1);
       Failpoints.hit(Failpoints.AUDIT_APPEND);
-      tables.writer().appendRows(location, PATH, SCHEMA, List.of(root));
+      long version = tables.writer().appendRows(location, PATH, SCHEMA, List.of(root));
+      durability.syncOnce(tables.reader(), List.of(
+          new io.omnigraph.engine.storage.CommitDurability.TableCommit(location, version - 1, version)));
     }
   }
 

@@ -130,7 +130,7 @@ public final class RecoverySweep {
     SidecarStore sidecars = new SidecarStore(root, new SidecarCodec(
         pin -> root.lance(pin.identity().canonicalPath(pin.tableKey())).uri()));
     return new RecoverySweep(root, tables, manifest, publisher, sidecars,
-        new RecoveryAudit(tables, root.lance(RecoveryAudit.PATH)),
+        new RecoveryAudit(tables, root.lance(RecoveryAudit.PATH), manifest.durability()),
         new SchemaAuthority(schema.ir().identityDomain(), schema.ir().hash(), SchemaFiles.IDENTITY_VERSION));
   }
 

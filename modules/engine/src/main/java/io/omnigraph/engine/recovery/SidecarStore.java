@@ -109,9 +109,30 @@ public final class SidecarStore {
    * @return whether the sidecar is gone
    */
   public boolean retire(String operationId) {
+    return retire(operationId, true);
+  }
+
+  /**
+   * {@link #retire} for a write whose graph commit is published and durable: the removal itself is
+   * not made durable against power loss ({@link GraphRoot#deleteNonDurable}; docs/write-protocol.md,
+   * "Durability"). A sidecar that comes back after a power failure names a commit that is in the
+   * lineage, so recovery finalizes it exactly as after a failed delete; and the next write that arms
+   * a sidecar syncs {@code __recovery/}, which makes this removal durable too.
+   *
+   * @return whether the sidecar is gone
+   */
+  public boolean retirePublished(String operationId) {
+    return retire(operationId, false);
+  }
+
+  private boolean retire(String operationId, boolean durable) {
     try {
       Failpoints.hit(Failpoints.SIDECAR_DELETE);
-      root.delete(RecoverySidecar.path(operationId));
+      if (durable) {
+        root.delete(RecoverySidecar.path(operationId));
+      } else {
+        root.deleteNonDurable(RecoverySidecar.path(operationId));
+      }
       return true;
     } catch (StorageFailureException e) {
       LOG.log(System.Logger.Level.WARNING, "the write " + operationId + " is published, but its recovery sidecar "

@@ -256,4 +256,14 @@ public final class WriteIntent {
   public boolean retire() {
     return store.retire(sidecar.operationId());
   }
+
+  /**
+   * Phase D of a write whose publish is durable: {@link #retire} without making the removal
+   * durable against power loss ({@link SidecarStore#retirePublished}).
+   *
+   * @return whether the sidecar is gone
+   */
+  public boolean retirePublished() {
+    return store.retirePublished(sidecar.operationId());
+  }
 }

@@ -178,6 +178,33 @@ public final class GraphRoot implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #putIf} without durability against power loss ({@link StorageAdapter#putNonDurable}):
+   * for control files nothing needs after a power failure (the write lease).
+   */
+  public Optional<String> putIfNonDurable(String path, String text, WriteCondition condition) {
+    try {
+      return Optional.of(adapter.putNonDurable(path, text.getBytes(StandardCharsets.UTF_8), condition));
+    } catch (StorageException e) {
+      if (e.kind() == StorageException.Kind.PRECONDITION_FAILED) {
+        return Optional.empty();
+      }
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /**
+   * {@link #delete} without durability against power loss ({@link StorageAdapter#deleteNonDurable}):
+   * for a control file whose reappearance after a power failure harms nothing.
+   */
+  public void deleteNonDurable(String path) {
+    try {
+      adapter.deleteNonDurable(path);
+    } catch (StorageException e) {
+      throw failure("cannot delete " + path, e);
+    }
+  }
+
   /** Deletes a control file (idempotent). */
   public void delete(String path) {
     try {

@@ -469,57 +469,48 @@ public final class TableReader {
   // ---------------------------------------------------------------- durability (docs/write-protocol.md, "Durability")
 
   /**
-   * The files a table version needs that an earlier version of the same ref did not: what a commit
-   * (or several, e.g. an index build then a compaction) from {@code from} to {@code to} made
-   * reachable, as paths relative to the dataset directory of that ref. Files inherited from another
-   * base (a branch's parent) are never new. Index directories are returned as {@code dir/}
-   * entries (their files are listed by the caller); the version's manifest and the
+   * What one table version reaches (docs/write-protocol.md, "Durability"), as paths relative to
+   * the dataset directory of its ref: data and deletion files of this ref (files inherited from
+   * another base, a branch's parent, are not), and index directories as {@code _indices/<uuid>/}
+   * entries (their files are listed by the caller). The version's manifest and the
    * {@code _versions/} hint are not included (their names are fixed by the version).
    *
-   * @param location the ref's dataset (a branch's {@link #branchLocation})
-   * @param from the version the writer started from (0: none, every file of {@code to} is new)
-   * @param to the version to make durable
-   * @return data files, deletion files, the transaction file of {@code to} and new index directories
+   * @param files the data files, deletion files and index directories
+   * @param transaction the transaction file that produced the version
+   *     ({@code _transactions/<read version>-<uuid>.txn}), or {@code null} when not asked for or absent
    */
-  public List<String> filesAddedBetween(LanceLocation location, long from, long to) {
-    Set<String> before = new java.util.HashSet<>();
-    Set<String> indexesBefore = new java.util.HashSet<>();
-    if (from > 0) {
-      try (TableSnapshot f = openAt(location, from)) {
-        lance(location.uri(), () -> {
-          collectFiles(f.dataset(), before, indexesBefore);
-          return null;
-        });
-      } catch (NotFoundException e) {
-        // The ref did not exist at `from` (a branch forked later): everything below is checked against nothing.
-      }
+  public record VersionFiles(Set<String> files, String transaction) {
+    public VersionFiles {
+      files = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(files));
     }
-    try (TableSnapshot t = openAt(location, to)) {
+  }
+
+  /**
+   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version.
+   *
+   * @param withTransaction also read the transaction that produced it; never for a branch's first
+   *     version (a clone has none, and Lance aborts the JVM when asked for it)
+   * @throws NotFoundException the ref has no such version
+   */
+  public VersionFiles versionFiles(LanceLocation location, long version, boolean withTransaction) {
+    try (TableSnapshot t = openAt(location, version)) {
       return lance(location.uri(), () -> {
-        Set<String> after = new LinkedHashSet<>();
+        Set<String> files = new LinkedHashSet<>();
         Set<String> indexes = new LinkedHashSet<>();
-        collectFiles(t.dataset(), after, indexes);
-        List<String> out = new ArrayList<>();
-        for (String f : after) {
-          if (!before.contains(f)) {
-            out.add(f);
-          }
-        }
+        collectFiles(t.dataset(), files, indexes);
         for (String i : indexes) {
-          if (!indexesBefore.contains(i)) {
-            out.add("_indices/" + i + "/");
-          }
+          files.add("_indices/" + i + "/");
         }
-        if (to > from) {
-          // A real commit on this ref (never a branch's first version, where Lance aborts the JVM).
+        String txn = null;
+        if (withTransaction) {
           Optional<Transaction> tx = t.dataset().readTransaction();
           if (tx.isPresent()) {
             try (Transaction x = tx.get()) {
-              out.add("_transactions/" + x.readVersion() + "-" + x.uuid() + ".txn");
+              txn = "_transactions/" + x.readVersion() + "-" + x.uuid() + ".txn";
             }
           }
         }
-        return out;
+        return new VersionFiles(files, txn);
       });
     }
   }

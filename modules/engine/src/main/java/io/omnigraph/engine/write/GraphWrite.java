@@ -356,7 +356,8 @@ public final class GraphWrite {
     }
     phases.put("publish", System.nanoTime() - t1);
     if (sidecar != null) {
-      sidecar.retire();
+      // The publish is durable (the publisher synced it): the removal need not be.
+      sidecar.retirePublished();
     }
     return new Outcome(commitId, state, versions, phases, manifestFragments, fragments);
   }

@@ -61,6 +61,8 @@ public final class VersionCleanup {
         if (options.confirm()) {
           window.checkValid();
           bytes = tables.writer().cleanupBefore(location, removable.get(removable.size() - 1) + 1);
+          // Lance removes the files without a sync: the removal is durable before cleanup reports it.
+          io.omnigraph.engine.storage.CommitDurability.of(root).syncCleanup(location);
         }
         out.add(new io.omnigraph.api.CleanupReport.TableCleanup(t.tableKey(), removable, bytes));
       }
@@ -108,7 +110,10 @@ public final class VersionCleanup {
             oldest = Math.min(oldest, v);
           }
         }
-        removed.put(t.tableKey(), tables.writer().cleanupVersionsBefore(root.lance(t.path()), oldest));
+        var location = root.lance(t.path());
+        removed.put(t.tableKey(), tables.writer().cleanupVersionsBefore(location, oldest));
+        // Lance removes the files without a sync: the removal is durable before cleanup reports it.
+        io.omnigraph.engine.storage.CommitDurability.of(root).syncCleanup(location);
       }
       return removed;
     }

@@ -34,6 +34,11 @@ import java.util.function.LongSupplier;
  * on this machine that no longer exists; a holder whose lease has expired before its effects start
  * must not start them ({@link Held#checkValid()}).
  *
+ * <p>Its puts are not made durable against power loss ({@link GraphRoot#putIfNonDurable}): after a
+ * power failure no process holds anything, so a lease that comes back older, or not at all, harms
+ * nothing, and one cut short (unreadable) is treated as free. Between live processes the puts are
+ * as atomic and conditional as any other.
+ *
  * <p>The lease is held only for the effect window (revalidate, commit, publish); preparation and
  * validation run outside it, which is what optimistic concurrency protects. Object-store cost per
  * write: one conditional PUT to acquire when this writer released the lease last (IfMatch on the
@@ -94,7 +99,7 @@ public final class WriteLease {
     if (released != null) {
       // IfMatch on the version this writer released: it succeeds only if nobody took the lease since.
       long now = clockMillis.getAsLong();
-      Optional<String> version = root.putIf(PATH, render(owner, operation, now + ttl.toMillis(), false),
+      Optional<String> version = root.putIfNonDurable(PATH, render(owner, operation, now + ttl.toMillis(), false),
           WriteCondition.ifMatch(released));
       if (version.isPresent()) {
         return new Held(owner, operation, version.get(), now + ttl.toMillis());
@@ -106,13 +111,17 @@ public final class WriteLease {
       Optional<StoredObject> current = root.readObject(PATH);
       Optional<String> version;
       if (current.isEmpty()) {
-        version = root.putIf(PATH, text, WriteCondition.ifAbsent());
+        version = root.putIfNonDurable(PATH, text, WriteCondition.ifAbsent());
       } else {
-        JsonNode held = parse(current.get().text());
-        lastHolder = held.path("operation").asText("?");
-        boolean free = held.path("released").asBoolean(false) || held.path("expires_at_ms").asLong(0) <= now
-            || holderIsDeadOnThisHost(held);
-        version = free ? root.putIf(PATH, text, WriteCondition.ifMatch(current.get().version())) : Optional.empty();
+        Optional<JsonNode> parsed = parse(current.get().text());
+        JsonNode held = parsed.orElse(null);
+        lastHolder = held == null ? "unreadable lease" : held.path("operation").asText("?");
+        // An unreadable lease is one a power failure cut short (live writers replace it atomically):
+        // nobody holds it.
+        boolean free = held == null || held.path("released").asBoolean(false)
+            || held.path("expires_at_ms").asLong(0) <= now || holderIsDeadOnThisHost(held);
+        version = free ? root.putIfNonDurable(PATH, text, WriteCondition.ifMatch(current.get().version()))
+            : Optional.empty();
       }
       if (version.isPresent()) {
         return new Held(owner, operation, version.get(), now + ttl.toMillis());
@@ -176,12 +185,13 @@ public final class WriteLease {
     return n.toString();
   }
 
-  private static JsonNode parse(String text) {
+  /** @return the lease, or empty when the file is not a JSON object (cut short by a power failure) */
+  private static Optional<JsonNode> parse(String text) {
     try {
-      return JSON.readTree(text);
+      JsonNode n = JSON.readTree(text);
+      return n != null && n.isObject() ? Optional.of(n) : Optional.empty();
     } catch (IOException e) {
-      throw new InternalErrorException("the graph's write lease file " + PATH + " is not valid JSON: " + e.getMessage(),
-          null, e);
+      return Optional.empty();
     }
   }
 
@@ -233,7 +243,7 @@ public final class WriteLease {
       // An empty result means the lease expired and was taken over: it is no longer ours to release,
       // and the write that held it has already finished one way or the other.
       lastReleased = null; // a release whose outcome is unknown leaves nothing to reuse
-      lastReleased = root.putIf(PATH, render(owner, operation, clockMillis.getAsLong(), true),
+      lastReleased = root.putIfNonDurable(PATH, render(owner, operation, clockMillis.getAsLong(), true),
           WriteCondition.ifMatch(version)).orElse(null);
     }
   }

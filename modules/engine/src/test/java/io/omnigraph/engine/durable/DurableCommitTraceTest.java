@@ -82,9 +82,12 @@ class DurableCommitTraceTest {
     }
     List<String> problems = new ArrayList<>();
     Map<Integer, Integer> syncsPerWrite = new TreeMap<>();
+    Map<Integer, Map<String, Integer>> byClass = new TreeMap<>();
     for (int i = 0; i < events.size(); i++) {
       if (events.get(i).kind == Kind.SYNC) {
         syncsPerWrite.merge(writeOf(i, acks), 1, Integer::sum);
+        byClass.computeIfAbsent(writeOf(i, acks), k -> new TreeMap<>()).merge(syncClass(root, events.get(i).path), 1,
+            Integer::sum);
       }
     }
     int checkedFiles = 0;
@@ -133,8 +136,8 @@ class DurableCommitTraceTest {
     for (int k = 1; k <= 3; k++) {
       problems.addAll(protocolOrder(events, root, k == 1 ? 0 : acks[k - 1], acks[k], k));
     }
-    System.out.println("DurableCommitTraceTest: sync calls per write " + syncsPerWrite + ", " + checkedFiles
-        + " files checked");
+    System.out.println("DurableCommitTraceTest: sync calls per write " + syncsPerWrite + ", by what they sync "
+        + byClass + ", " + checkedFiles + " files checked");
     assertThat(checkedFiles).as("files the three writes left").isGreaterThanOrEqualTo(12);
     assertThat(problems).isEmpty();
   }
@@ -199,6 +202,20 @@ class DurableCommitTraceTest {
     return out;
   }
 
+  /** What a synced path belongs to, for the per-write breakdown. */
+  private static String syncClass(Path root, Path p) {
+    if (p.getFileName() != null && p.getFileName().toString().startsWith("__write_lease")) {
+      return "lease";
+    }
+    if (p.startsWith(root.resolve("__recovery")) || p.equals(root.resolve("__recovery"))) {
+      return "sidecar";
+    }
+    if (p.startsWith(root.resolve("__manifest"))) {
+      return "manifest";
+    }
+    return p.startsWith(root) && !p.equals(root) ? "table" : "root and above";
+  }
+
   private static boolean exempt(Path root, Path file) {
     String name = file.getFileName().toString();
     return name.equals("__write_lease.json") || name.startsWith(".omnigraph-lock");
@@ -214,7 +231,7 @@ class DurableCommitTraceTest {
   }
 
   /** The file was fsynced after it was created, or its temp source before the rename/link. */
-  private static boolean fileSynced(List<Event> ev, Path file, int created, int ack) {
+  static boolean fileSynced(List<Event> ev, Path file, int created, int ack) {
     if (syncOf(ev, file, created, ack) >= 0) {
       return true;
     }
@@ -222,7 +239,7 @@ class DurableCommitTraceTest {
     return source != null && lastOf(ev.subList(0, created), Kind.SYNC, source) >= 0;
   }
 
-  private static int syncOf(List<Event> ev, Path path, int after, int before) {
+  static int syncOf(List<Event> ev, Path path, int after, int before) {
     for (int i = after + 1; i < before && i < ev.size(); i++) {
       Event e = ev.get(i);
       if (e.kind == Kind.SYNC && path.equals(e.path)) {
@@ -236,7 +253,7 @@ class DurableCommitTraceTest {
     return lastOf(ev, Kind.CREATE, file);
   }
 
-  private static int lastOf(List<Event> ev, Kind kind, Path path) {
+  static int lastOf(List<Event> ev, Kind kind, Path path) {
     for (int i = ev.size() - 1; i >= 0; i--) {
       Event e = ev.get(i);
       if (e.kind == kind && path.equals(e.path)) {
@@ -247,7 +264,7 @@ class DurableCommitTraceTest {
   }
 
   /** Every file (with its size and modification time) and directory (-1) under {@code root}. */
-  private static Map<Path, Long> tree(Path root) throws IOException {
+  static Map<Path, Long> tree(Path root) throws IOException {
     Map<Path, Long> out = new HashMap<>();
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : (Iterable<Path>) s::iterator) {
@@ -272,6 +289,8 @@ class DurableCommitTraceTest {
       "^open(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\", [^)]*O_CREAT[^)]*\\)\\s+=\\s+\\d+.*$");
   private static final Pattern UNLINK = Pattern.compile(
       "^unlink(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
+  private static final Pattern RMDIR = Pattern.compile(
+      "^rmdir\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
   private static final Pattern MKDIR = Pattern.compile(
       "^mkdir(?:at)?\\((?:(?:AT_FDCWD|\\d+)(?:<([^>]*)>)?, )?\"([^\"]+)\".*\\)\\s+=\\s+0$");
   private static final Pattern ACK = Pattern.compile("omnigraph-ack-(\\d)");
@@ -322,6 +341,11 @@ class DurableCommitTraceTest {
       Matcher u = UNLINK.matcher(call);
       if (u.matches()) {
         out.add(new Event(Kind.UNLINK, resolve(u.group(1), u.group(2)), null, 0));
+        continue;
+      }
+      Matcher rd = RMDIR.matcher(call);
+      if (rd.matches()) {
+        out.add(new Event(Kind.UNLINK, resolve(rd.group(1), rd.group(2)), null, 0)); // a removal, as unlinkat(AT_REMOVEDIR)
         continue;
       }
       Matcher d = MKDIR.matcher(call);

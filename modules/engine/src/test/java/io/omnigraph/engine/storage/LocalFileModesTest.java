@@ -77,6 +77,29 @@ class LocalFileModesTest {
     }
   }
 
+  /** Automatic maintenance compacts after the write (docs/maintenance.md); its files too. */
+  @Test
+  void automaticMaintenanceLeavesEveryFileReadable() throws IOException {
+    int umask = LocalFileModes.umask();
+    Assumptions.assumeTrue((umask & 0044) == 0, "the umask grants group and others read (else nothing to check)");
+    Path root = tmp.resolve("m");
+    io.omnigraph.api.OpenOptions options =
+        io.omnigraph.api.OpenOptions.defaults().withMaintenance(io.omnigraph.api.MaintenancePolicy.atFragments(2));
+    try (Graph g = Omnigraph.init(root.toString(), SCHEMA, options)) {
+      int maintained = 0;
+      for (int i = 0; i < 6; i++) {
+        g.mutate(ADD, "add", QueryParams.of(java.util.Map.of("n", "p" + i)), MutationOptions.defaults());
+      }
+      for (io.omnigraph.api.CommitInfo c : g.commits()) {
+        if (io.omnigraph.api.MaintenancePolicy.COMMIT_MESSAGE.equals(c.message())) {
+          maintained++;
+        }
+      }
+      assertThat(maintained).as("automatic maintenance ran").isPositive();
+      assertReadable(root, "automatic maintenance");
+    }
+  }
+
   private static void load(Graph g, String branch, String ndjson) {
     LoadOptions options = branch == null ? LoadOptions.defaults() : LoadOptions.defaults().withBranch(branch);
     g.load(LoadMode.MERGE, new ByteArrayInputStream(ndjson.getBytes(StandardCharsets.UTF_8)), options);

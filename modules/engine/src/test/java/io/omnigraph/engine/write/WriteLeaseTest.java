@@ -149,4 +149,17 @@ class WriteLeaseTest {
     a.acquire("a4").close();
     b.acquire("b3").close();
   }
+
+  @Test
+  void aLeaseFileCutShortByAPowerFailureIsFreeToTake() {
+    // The lease's puts are not durable (docs/write-protocol.md, "The write lease"): after a power
+    // failure the file may be empty or partly written. Nobody holds it then.
+    for (String cutShort : List.of("", "{\"owner\":\"x\",\"expires_at", "\u0000\u0000\u0000", "[]")) {
+      root.put(WriteLease.PATH, cutShort, io.omnigraph.api.storage.WriteCondition.overwrite());
+      try (WriteLease.Held h = lease(Duration.ofMillis(100)).acquire("after power failure")) {
+        h.checkValid();
+        assertThat(root.readText(WriteLease.PATH)).hasValueSatisfying(t -> assertThat(t).contains("after power failure"));
+      }
+    }
+  }
 }

@@ -173,6 +173,9 @@ final class SchemaApply {
             registrations.add(new ManifestPublisher.Registration(identity(c.after()), c.after().tableKey()));
           }
         }
+        // Durability (docs/write-protocol.md, "Durability"): the rewritten and created tables are durable before
+        // the sidecar is confirmed, because a confirmed sidecar is rolled forward onto them.
+        g.publisher().makeDurable(updates, expected);
         sidecar.confirm(confirmed);
         window.checkValid();
         Failpoints.hit(Failpoints.SCHEMA_APPLY_PRE_PUBLISH);
