@@ -101,6 +101,7 @@ final class ReadExecutor {
     vectorScan = vectorIndexFor(root.binding());
     try {
       scan(root.binding(), null, entities -> {
+        count("root rows", entities.size());
         List<Row> rows = new ArrayList<>(entities.size());
         for (Entity e : entities) {
           Entity[] s = new Entity[slots];
@@ -113,6 +114,7 @@ final class ReadExecutor {
     } catch (Stop stop) {
       // limit reached without ordering: the rows collected are the result
     }
+    stats.put("result rows held (max)", result.maxHeld());
     onFinish.accept(Map.copyOf(stats));
     return result.rows();
   }
@@ -507,6 +509,7 @@ final class ReadExecutor {
     }
 
     private void piece(List<Row> rows) {
+      count("rows expanded " + x.edge().name(), rows.size());
       int fs = x.from().slot;
       int ts = x.to().slot;
       Set<String> sources = new LinkedHashSet<>();

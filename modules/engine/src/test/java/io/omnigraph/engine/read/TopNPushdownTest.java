@@ -29,7 +29,9 @@ class TopNPushdownTest {
         name: String?
         age: I32?
         born: Date?
+        score: F64?
       }
+      edge L: P -> P
       """;
   @TempDir Path dir;
 
@@ -76,10 +78,20 @@ class TopNPushdownTest {
           }
         }
       }
-      // not pushed: a traversal, an aggregate, a float key
-      String explain = g.explainQuery("query q() { match { $p: P } return { $p.k } order { $p.age desc } limit 3 }", "q",
-          QueryParams.none(), QueryOptions.defaults());
-      assertThat(explain).contains("(the scan sorted and limited by Lance)");
+      String pushed = "(the scan sorted and limited by Lance)";
+      assertThat(explain(g, "query q() { match { $p: P } return { $p.k } order { $p.age desc } limit 3 }")).contains(pushed);
+      // not pushed: no limit, a traversal, an aggregate, a Float key
+      assertThat(explain(g, "query q() { match { $p: P } return { $p.k } order { $p.age desc } }")).doesNotContain(pushed);
+      assertThat(explain(g, "query q() { match { $p: P  $p l $q } return { $p.k } order { $p.age desc } limit 3 }"))
+          .doesNotContain(pushed);
+      assertThat(explain(g, "query q() { match { $p: P } return { $p.name, count($p) as n } order { $p.name } limit 3 }"))
+          .doesNotContain(pushed);
+      assertThat(explain(g, "query q() { match { $p: P } return { $p.k } order { $p.score desc } limit 3 }"))
+          .doesNotContain(pushed);
     }
+  }
+
+  private static String explain(Graph g, String q) {
+    return g.explainQuery(q, "q", QueryParams.none(), QueryOptions.defaults());
   }
 }
