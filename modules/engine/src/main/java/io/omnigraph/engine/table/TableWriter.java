@@ -664,14 +664,62 @@ public final class TableWriter {
   }
 
   /**
-   * {@link #cleanupVersionsBefore}, reporting the bytes Lance freed.
-   *
-   * @return bytes removed
+   * Prefix of the Lance tags cleanup puts on the versions it must keep below its boundary; they
+   * exist only while a cleanup runs (a crash can leave some: the next cleanup removes them first).
    */
-  public long cleanupBefore(LanceLocation location, long beforeVersion) {
-    try (TableSnapshot s = reader.openLatest(location)) {
-      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
-          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getBytesRemoved());
+  public static final String PIN_TAG_PREFIX = "omnigraph-pin-";
+
+  /**
+   * What one {@link #cleanupKeeping} removed, as Lance reports it.
+   *
+   * @param oldVersions versions removed
+   * @param bytesRemoved bytes of every file removed (manifests, transactions, data, deletions, indexes)
+   */
+  public record Removal(long oldVersions, long bytesRemoved) {}
+
+  /**
+   * Removes every version of the ref {@code branch} ({@code null}: main) of the dataset at
+   * {@code main} that is older than {@code beforeVersion} and not in {@code keep}, and the files only
+   * the removed versions reference. Lance removes only versions below a boundary and keeps tagged
+   * ones, so each kept version below the boundary is tagged ({@value #PIN_TAG_PREFIX}...) for the
+   * duration of the call, and the tags are removed afterwards (docs/maintenance.md, "cleanup").
+   * Unreferenced files younger than Lance's safety window (7 days) are kept. The caller holds the
+   * root's effect window: no writer commits meanwhile.
+   */
+  public Removal cleanupKeeping(LanceLocation main, String branch, long beforeVersion, Set<Long> keep) {
+    String ref = branch == null ? "main" : java.util.HexFormat.of().formatHex(
+        branch.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (TableSnapshot root = reader.openLatest(main)) {
+      lance(main.uri(), () -> {
+        removePinTags(root.dataset());
+        for (long v : new java.util.TreeSet<>(keep)) {
+          if (v < beforeVersion) {
+            root.dataset().tags().create(PIN_TAG_PREFIX + ref + "-" + v,
+                branch == null ? Ref.ofMain(v) : Ref.ofBranch(branch, v));
+          }
+        }
+        return null;
+      });
+      try (TableSnapshot s = reader.openLatest(TableReader.branchLocation(main, branch))) {
+        return lance(main.uri(), () -> {
+          org.lance.cleanup.RemovalStats r = s.dataset().cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
+              .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build());
+          return new Removal(r.getOldVersions(), r.getBytesRemoved());
+        });
+      } finally {
+        lance(main.uri(), () -> {
+          removePinTags(root.dataset());
+          return null;
+        });
+      }
+    }
+  }
+
+  private static void removePinTags(Dataset ds) {
+    for (org.lance.Tag t : ds.tags().list()) {
+      if (t.getName().startsWith(PIN_TAG_PREFIX)) {
+        ds.tags().delete(t.getName());
+      }
     }
   }
 
@@ -684,6 +732,11 @@ public final class TableWriter {
    */
   public long cleanupVersionsBefore(LanceLocation location, long beforeVersion) {
     try (TableSnapshot s = reader.openLatest(location)) {
+      // Pin tags a crashed cleanup left would make Lance refuse; they guard nothing outside a cleanup.
+      lance(location.uri(), () -> {
+        removePinTags(s.dataset());
+        return null;
+      });
       return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
           org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getOldVersions());
     }
