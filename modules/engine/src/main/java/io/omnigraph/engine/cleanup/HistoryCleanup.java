@@ -80,7 +80,7 @@ public final class HistoryCleanup {
         LanceLocation main = root.lance(p.ref().path());
         LanceLocation location = TableReader.branchLocation(main, p.ref().branch());
         Set<Long> before = versionIds(tables.reader(), location);
-        var removal = tables.writer().cleanupKeeping(main, p.ref().branch(), p.boundary(), p.kept());
+        long bytesRemoved = tables.writer().cleanupKeeping(main, p.ref().branch(), p.boundary(), p.kept());
         // Lance removes the files without a sync: the removal is durable before cleanup reports it.
         CommitDurability.of(root).syncCleanup(location);
         Set<Long> after = versionIds(tables.reader(), location);
@@ -91,7 +91,7 @@ public final class HistoryCleanup {
               + " that had to stay (pinned or among the kept ones); Lance's removal did not honour the pin tags", null);
         }
         out.add(new CleanupReport.TableCleanup(p.ref().tableKey(), branchName(p.ref()), removed, p.bytes(),
-            removal.bytesRemoved()));
+            bytesRemoved));
       }
       return new CleanupReport(true, out);
     }
