@@ -528,6 +528,7 @@ final class LanceGraph implements Graph {
 
   /** @return what a load or a mutation needs of this handle (the test seams are read per attempt) */
   WriteContext writeContext() {
-    return new WriteContext(tables, snapshots, writer, () -> beforeEffectWindow.run(), () -> newRowId.get());
+    return new WriteContext(tables, snapshots, writer, () -> beforeEffectWindow.run(), () -> newRowId.get(),
+        writeGate);
   }
 }
