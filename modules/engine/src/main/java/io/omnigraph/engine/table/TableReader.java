@@ -515,6 +515,31 @@ public final class TableReader {
     }
   }
 
+  /**
+   * The data files {@code version} of the ref at {@code location} references from its own
+   * {@code data/} directory (files of another base, a branch's parent, are not), with their sizes in
+   * bytes as the version's manifest records them ({@code -1} when it records none). One open of that
+   * version; used by cleanup's preview (docs/maintenance.md, "cleanup").
+   *
+   * @throws NotFoundException the ref has no such version
+   */
+  public Map<String, Long> dataFileSizes(LanceLocation location, long version) {
+    try (TableSnapshot t = openAt(location, version)) {
+      return lance(location.uri(), () -> {
+        Map<String, Long> out = new TreeMap<>();
+        for (org.lance.Fragment fragment : t.dataset().getFragments()) {
+          for (org.lance.fragment.DataFile f : fragment.metadata().getFiles()) {
+            if (f.getBaseId().isEmpty()) {
+              Long size = f.getFileSizeBytes();
+              out.put("data/" + f.getPath(), size == null ? -1L : size);
+            }
+          }
+        }
+        return out;
+      });
+    }
+  }
+
   /** @return the V2 manifest file name of {@code version} ({@code _versions/<u64::MAX - v, 20 digits>.manifest}) */
   public static String manifestPath(long version) {
     String inverted = Long.toUnsignedString(-1L - version);
