@@ -118,6 +118,7 @@ class BranchKillLoopTest {
           outcome = "after";
         } else if (now.equals(world) && !completed) {
           outcome = "before";
+          workload.rolledBack();
         } else {
           divergences.add("iteration " + i + " (" + op.describe() + ", kill after " + delay + " ms, completed "
               + completed + "): branches " + now.keySet() + " (before " + world.keySet() + ", after " + after.keySet()
@@ -204,12 +205,26 @@ class BranchKillLoopTest {
     private int branches;
     /** Per live branch: its own rows, id → the line last written. */
     private final Map<String, Map<String, String>> own = new LinkedHashMap<>();
+    /** The branch whose own rows the last operation changed, and those rows before it (for {@link #rolledBack}). */
+    private String undoBranch;
+    private Map<String, String> undoRows;
+
+    /**
+     * The last operation left the graph as it was (killed before it took effect): forget the rows
+     * it would have written, or a later merge of that branch would be expected to bring them.
+     */
+    void rolledBack() {
+      if (undoBranch != null && own.containsKey(undoBranch)) {
+        own.put(undoBranch, undoRows);
+      }
+    }
 
     Workload(Random random) {
       this.random = random;
     }
 
     Op next(TreeMap<String, GraphModel> world) {
+      undoBranch = null;
       own.keySet().retainAll(world.keySet());
       List<String> live = new ArrayList<>(world.keySet());
       live.remove(MAIN);
@@ -238,6 +253,8 @@ class BranchKillLoopTest {
           rows.append(person("x" + (++counter), random.nextInt(90)));
         }
         String ndjson = rows.toString();
+        undoBranch = b;
+        undoRows = new LinkedHashMap<>(mine);
         for (String line : ndjson.split("\n")) {
           mine.put(line.replaceAll(".*\"name\":\"([^\"]*)\".*", "$1"), line + "\n");
         }
