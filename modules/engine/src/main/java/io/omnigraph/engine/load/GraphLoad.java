@@ -88,7 +88,7 @@ public final class GraphLoad {
     tracked = in instanceof TrackedInput t ? t : new TrackedInput(in);
     // Append and merge may re-prepare, which re-reads the input: keep what the first pass read.
     ReplayableInput input = new ReplayableInput(tracked, mode != LoadMode.OVERWRITE);
-    return StaleAttempt.withReprepare(() -> attempt(input.next()));
+    return StaleAttempt.withReprepare(graph.gate(), () -> attempt(input.next()));
   }
 
   /** One prepare → effect → publish attempt, from a fresh snapshot of the branch head. */

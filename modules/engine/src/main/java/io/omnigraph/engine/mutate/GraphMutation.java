@@ -154,7 +154,7 @@ public final class GraphMutation {
   public MutationResult run(MutationPlan plan) {
     GraphWrite.OnMovement onMovement = insertOnly(plan)
         ? GraphWrite.OnMovement.REPREPARE : GraphWrite.OnMovement.READ_SET_CHANGED;
-    return StaleAttempt.withReprepare(() -> attempt(plan, onMovement));
+    return StaleAttempt.withReprepare(graph.gate(), () -> attempt(plan, onMovement));
   }
 
   /**

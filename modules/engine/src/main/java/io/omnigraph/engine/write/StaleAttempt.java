@@ -2,6 +2,7 @@ package io.omnigraph.engine.write;
 
 import io.omnigraph.api.ConflictException;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -34,18 +35,34 @@ public final class StaleAttempt extends RuntimeException {
    * at most {@value #MAX_PRE_EFFECT_REPREPARES} re-prepares. Each attempt must prepare from a fresh
    * manifest state and release what it prepared when it fails.
    *
+   * <p>The first attempt prepares without the gate (threads of one process prepare in parallel).
+   * Every re-prepare runs under {@code gate}, this process's write gate of the root (reentrant, so
+   * the attempt's own effect window takes it again): no other writer of this process can publish
+   * between the re-prepare and its effects, so only writers of other processes can make it stale.
+   * Without this, writers of one process could starve one another (docs/concurrency.md, "Progress").
+   *
    * @throws ConflictException (ReadSetChanged on the graph head) when every re-prepare was stale
    */
-  public static <T> T withReprepare(Supplier<T> attempt) {
-    for (int reprepares = 0; ; reprepares++) {
+  public static <T> T withReprepare(ReentrantLock gate, Supplier<T> attempt) {
+    Objects.requireNonNull(gate, "gate");
+    try {
+      return attempt.get();
+    } catch (StaleAttempt first) {
+      gate.lock();
       try {
-        return attempt.get();
-      } catch (StaleAttempt stale) {
-        if (reprepares >= MAX_PRE_EFFECT_REPREPARES) {
-          throw new ConflictException("the write re-prepared " + MAX_PRE_EFFECT_REPREPARES
-              + " times because other writers kept publishing first; nothing was written, retry later",
-              stale.conflict().detail().orElse(null), stale.conflict());
+        for (int reprepares = 1; ; reprepares++) {
+          try {
+            return attempt.get();
+          } catch (StaleAttempt stale) {
+            if (reprepares >= MAX_PRE_EFFECT_REPREPARES) {
+              throw new ConflictException("the write re-prepared " + MAX_PRE_EFFECT_REPREPARES
+                  + " times because other writers kept publishing first; nothing was written, retry later",
+                  stale.conflict().detail().orElse(null), stale.conflict());
+            }
+          }
         }
+      } finally {
+        gate.unlock();
       }
     }
   }
