@@ -82,10 +82,10 @@ public final class Omnigraph {
   }
 
   /**
-   * Removes Lance versions of the graph's tables that are older than every version a graph commit
-   * pins (and the files only they reference), so every commit in the lineage stays readable.
-   * Unreferenced files younger than Lance's 7-day safety window are kept. Refused while any
-   * recovery sidecar is pending: recovery needs the history it would remove.
+   * {@link #cleanup(String, OpenOptions, CleanupOptions)} with {@link CleanupOptions#defaults()}:
+   * removes every table version no commit of any branch pins, except each table's newest, and the
+   * files only they reference, so every commit stays readable. Refused while any recovery sidecar is
+   * pending: recovery needs the history it would remove.
    *
    * @return per table, how many versions were removed
    * @throws RecoveryRequiredException a recovery sidecar is pending; run {@link #repair} first
@@ -97,11 +97,14 @@ public final class Omnigraph {
   // --- schema & maintenance ---
 
   /**
-   * Removes each table's Lance versions that no commit pins, within {@code cleanup}'s bounds: at
-   * least {@link CleanupOptions#keep()} newest versions stay, only versions older than
-   * {@link CleanupOptions#olderThan()} go, and never a version any commit pins (Lance can only
-   * remove the oldest versions, so nothing newer than the oldest pinned one goes either). With
+   * Removes each table's Lance versions that no commit pins, within {@code cleanup}'s bounds
+   * (docs/maintenance.md, "cleanup"): the {@link CleanupOptions#keep()} newest versions of each
+   * table stay, only versions created longer ago than {@link CleanupOptions#olderThan()} go, and
+   * never a version that any commit of any branch pins (the commits of main and of every live
+   * branch, including tables a branch still shares with its parent). With
    * {@link CleanupOptions#confirm()} false nothing is removed and the report says what would be.
+   * Runs inside the root's effect window (waits for a live writer); {@code __manifest} and the
+   * recovery audit are never cleaned.
    *
    * @throws RecoveryRequiredException a recovery sidecar is pending; run {@link #repair} first
    */

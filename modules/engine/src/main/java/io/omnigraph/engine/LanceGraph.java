@@ -160,6 +160,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(ndjson, "ndjson");
     Objects.requireNonNull(options, "options");
+    io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
     // Preparation runs concurrently; GraphWrite enters the effect window (gate + lease) itself.
     LoadResult result = underWriteGate(() -> new GraphLoad(writeContext(), options.branchOrMain(), mode, options)
         .run(ndjson));
@@ -198,6 +199,7 @@ final class LanceGraph implements Graph {
     Objects.requireNonNull(gqText, "gqText");
     Objects.requireNonNull(queryName, "queryName");
     Objects.requireNonNull(options, "options");
+    io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
     // Compiled and bound before the gate: errors in the query or its parameters need no I/O.
     CompiledSchema s = schema;
     try {
@@ -236,6 +238,7 @@ final class LanceGraph implements Graph {
     ensureOpen();
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(options, "options");
+    io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
     CompiledSchema s = schema;
     try {
       return run(GraphMutation.bind(s, query, params, Instant.now()), options, s);
@@ -354,6 +357,9 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.MergeResult merge(String source, String target, io.omnigraph.api.MergeOptions options) {
     ensureOpen();
+    if (options != null) {
+      io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
+    }
     io.omnigraph.api.MergeResult r = io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
     if (r.tables().values().stream().anyMatch(t -> t.transactions() > 1)) {
       // A chunked merge's intermediate versions are not in the published one's file list (docs/cli.md, "File modes").
@@ -417,6 +423,9 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.SchemaApplyResult applySchema(String pgText, io.omnigraph.api.SchemaApplyOptions options) {
     ensureOpen();
+    if (options != null) {
+      io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
+    }
     io.omnigraph.api.SchemaApplyResult r = io.omnigraph.engine.schema.migrate.SchemaMigration.apply(access(),
         pgText, options);
     if (r.applied()) {

@@ -1,6 +1,7 @@
 package io.omnigraph.engine;
 
 import io.omnigraph.api.CleanupResult;
+import io.omnigraph.engine.cleanup.HistoryCleanup;
 import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.RecoveryOutcome;
 import io.omnigraph.engine.manifest.ManifestPublisher;
@@ -8,7 +9,6 @@ import io.omnigraph.engine.recovery.RecoverySweep;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import io.omnigraph.engine.write.RecoveryGate;
-import io.omnigraph.engine.write.VersionCleanup;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.GraphEngine;
 import io.omnigraph.api.InvalidInputException;
@@ -131,12 +131,10 @@ public final class OmnigraphEngine implements GraphEngine {
 
   @Override
   public CleanupResult cleanup(String uri, OpenOptions options) {
-    return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
-      RecoverySweep sweep = RecoverySweep.forRoot(root, tables, manifest, new ManifestPublisher(tables, manifest),
-          schema);
-      return new CleanupResult(VersionCleanup.run(root, tables, sweep.sidecars(),
-          () -> new SnapshotResolver(root, tables, manifest).latest()));
-    });
+    io.omnigraph.api.CleanupReport report = cleanup(uri, options, io.omnigraph.api.CleanupOptions.defaults());
+    Map<String, Long> removed = new java.util.TreeMap<>();
+    report.tables().forEach(t -> removed.merge(t.table(), (long) t.versions().size(), Long::sum));
+    return new CleanupResult(removed);
   }
 
   // --- schema & maintenance ---
@@ -146,8 +144,12 @@ public final class OmnigraphEngine implements GraphEngine {
     return withOpenRoot(uri, options, (root, tables, manifest, schema) -> {
       RecoverySweep sweep = RecoverySweep.forRoot(root, tables, manifest, new ManifestPublisher(tables, manifest),
           schema);
-      return VersionCleanup.run(root, tables, sweep.sidecars(), () -> new SnapshotResolver(root, tables, manifest).latest(),
-          cleanup);
+      SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
+      try {
+        return HistoryCleanup.run(root, tables, sweep.sidecars(), snapshots, cleanup, java.time.Clock.systemUTC());
+      } finally {
+        snapshots.close();
+      }
     });
   }
 

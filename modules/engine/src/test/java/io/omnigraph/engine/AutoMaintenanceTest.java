@@ -240,6 +240,41 @@ class AutoMaintenanceTest {
     }
   }
 
+  /**
+   * The maintenance actor is reserved: a user load, mutation, merge or schema apply that names it is
+   * refused before anything is written, so every commit by that actor is automatic maintenance.
+   */
+  @Test
+  void aUserWriteWithTheMaintenanceActorIsRefusedAndWritesNothing() {
+    String actor = MaintenancePolicy.COMMIT_ACTOR;
+    try (Graph g = init("g", MaintenancePolicy.off())) {
+      load(g, LoadMode.APPEND, PeopleGraph.person("a", 1));
+      g.createBranch("side", "main");
+      int commits = g.commits().size();
+      String before = export(g);
+      List<Runnable> writes = List.of(
+          () -> load(g, LoadMode.APPEND, PeopleGraph.person("b", 2), io.omnigraph.api.LoadOptions.defaults().withActor(actor)),
+          () -> g.mutate(UPDATE, "older", QueryParams.of(Map.of("name", "a", "age", 7)),
+              new MutationOptions(actor, null, null)),
+          () -> g.mutate(g.prepareMutation(UPDATE, "older"), QueryParams.of(Map.of("name", "a", "age", 7)),
+              new MutationOptions(actor, null, null)),
+          () -> g.merge("side", "main", io.omnigraph.api.MergeOptions.defaults().withActor(actor)),
+          () -> g.applySchema(PeopleGraph.SCHEMA, new io.omnigraph.api.SchemaApplyOptions(false, actor, null)));
+      for (Runnable w : writes) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(w::run)
+            .isInstanceOf(io.omnigraph.api.InvalidInputException.class)
+            .hasMessageContaining("reserved")
+            .satisfies(e -> assertThat(((io.omnigraph.api.InvalidInputException) e).detail()).contains(
+                new ErrorDetail.Validation(null, null, "actor", AutoMaintenance.RESERVED_ACTOR)));
+      }
+      assertThat(g.commits()).hasSize(commits);
+      assertThat(export(g)).isEqualTo(before);
+      // Any other actor writes.
+      load(g, LoadMode.APPEND, PeopleGraph.person("b", 2), io.omnigraph.api.LoadOptions.defaults().withActor("svc"));
+      assertThat(g.commits().get(0).actor()).isEqualTo("svc");
+    }
+  }
+
   @Test
   void writesOnABranchDoNotScheduleMaintenance() {
     try (Graph g = init("g", MaintenancePolicy.atFragments(2))) {

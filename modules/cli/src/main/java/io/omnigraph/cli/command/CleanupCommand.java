@@ -21,9 +21,12 @@ import picocli.CommandLine.Parameters;
     name = "cleanup",
     mixinStandardHelpOptions = true,
     description = {
-      "Preview, or with --confirm remove, the Lance versions of every table that no graph commit pins, and the files"
-          + " only they reference (docs/maintenance.md). Every commit stays readable: nothing at or after the oldest"
-          + " version a commit pins is removed. Unreferenced files younger than 7 days are kept.",
+      "Preview, or with --confirm remove, the Lance versions of the graph's tables that no commit needs, and the files"
+          + " only they reference (docs/maintenance.md, \"cleanup\"). A version goes only when it is not among the"
+          + " --keep newest of its table, was created longer ago than --older-than, and no commit of main or of any"
+          + " live branch pins it: every commit stays readable. Unreferenced files younger than 7 days are kept;"
+          + " __manifest and the recovery audit are never cleaned.",
+      "The preview lists, per table, the versions it would remove and the bytes of the data files only they reference.",
       "Refused (exit 3, recovery required) while any recovery sidecar is pending: run 'omnigraph repair' first."
     })
 public final class CleanupCommand extends GraphCommand implements Callable<Integer> {
@@ -47,15 +50,17 @@ public final class CleanupCommand extends GraphCommand implements Callable<Integ
   public Integer call() {
     CleanupReport r = Omnigraph.cleanup(uri(positional), openOptions(uri(positional)),
         new CleanupOptions(keep, duration(olderThan), confirm));
-    long total = r.tables().stream().mapToLong(t -> t.versions().size()).sum();
     if (output.json()) {
       ObjectNode o = Json.object();
       o.put("uri", uri(positional));
       o.put("applied", r.applied());
+      o.put("versions", r.versionCount());
+      o.put("bytes", r.bytes());
       ArrayNode arr = o.putArray("tables");
       for (CleanupReport.TableCleanup t : r.tables()) {
-        ObjectNode n = arr.addObject().put("table", t.table());
+        ObjectNode n = arr.addObject().put("table", t.table()).put("branch", t.branch());
         t.versions().forEach(n.putArray("versions")::add);
+        n.put("bytes", t.bytes());
         if (r.applied()) {
           n.put("bytes_removed", t.bytesRemoved());
         }
@@ -64,11 +69,14 @@ public final class CleanupCommand extends GraphCommand implements Callable<Integ
       return 0;
     }
     for (CleanupReport.TableCleanup t : r.tables()) {
-      terminal().out().println("  " + t.table() + ": " + t.versions().size() + " version(s) " + t.versions()
+      terminal().out().println("  " + t.table() + (t.branch().equals("main") ? "" : " (branch " + t.branch() + ")")
+          + ": " + t.versions().size() + " version(s) " + t.versions() + ", " + t.bytes() + " data bytes"
           + (r.applied() ? ", " + t.bytesRemoved() + " bytes freed" : ""));
     }
-    terminal().out().println(r.applied() ? "removed " + total + " old table version(s) at " + uri(positional)
-        : "would remove " + total + " old table version(s) at " + uri(positional) + " (preview; --confirm removes them)");
+    terminal().out().println(r.applied()
+        ? "removed " + r.versionCount() + " old table version(s) at " + uri(positional)
+        : "would remove " + r.versionCount() + " old table version(s) (" + r.bytes() + " data bytes) at "
+            + uri(positional) + " (preview; --confirm removes them)");
     return 0;
   }
 

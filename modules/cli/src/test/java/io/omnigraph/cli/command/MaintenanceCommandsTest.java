@@ -83,12 +83,20 @@ class MaintenanceCommandsTest {
     merge("bob");
     merge("cy");
     CliRun.of("optimize", graph);
-    // Every version is pinned by a commit or newer than the oldest pinned one: nothing is removable, and
-    // the preview says so without removing anything.
+    // optimize's index build is a version no commit pins: the preview lists it (and its data bytes)
+    // and removes nothing.
     CliRun preview = CliRun.of("cleanup", graph, "--json");
     assertThat(preview.exitCode()).as(preview.err()).isZero();
     ObjectNode p = Json.parseObject(preview.out().strip());
     assertThat(p.get("applied").asBoolean()).isFalse();
+    assertThat(p.get("versions").asLong()).as(preview.out()).isPositive();
+    JsonNode first = p.get("tables").get(0);
+    assertThat(first.get("branch").asText()).isEqualTo("main");
+    assertThat(first.get("versions").size()).isPositive();
+    assertThat(first.has("bytes_removed")).isFalse();
+    CliRun again = CliRun.of("cleanup", graph, "--json");
+    assertThat(Json.parseObject(again.out().strip()).get("versions").asLong()).isEqualTo(p.get("versions").asLong());
+    // Versions younger than the bound stay.
     CliRun text = CliRun.of("cleanup", graph, "--keep", "2", "--older-than", "7d");
     assertThat(text.exitCode()).as(text.err()).isZero();
     assertThat(text.out()).contains("would remove 0 old table version(s)", "--confirm removes them");
@@ -99,9 +107,21 @@ class MaintenanceCommandsTest {
     assertThat(zero.exitCode()).isEqualTo(io.omnigraph.cli.ExitCode.DATA);
     CliRun done = CliRun.of("cleanup", graph, "--confirm", "--json");
     assertThat(done.exitCode()).as(done.err()).isZero();
-    assertThat(Json.parseObject(done.out().strip()).get("applied").asBoolean()).isTrue();
+    ObjectNode d = Json.parseObject(done.out().strip());
+    assertThat(d.get("applied").asBoolean()).isTrue();
+    assertThat(d.get("versions").asLong()).isEqualTo(p.get("versions").asLong());
+    assertThat(d.get("tables").get(0).get("bytes_removed").asLong()).isPositive();
+    CliRun after = CliRun.of("cleanup", graph);
+    assertThat(after.out()).contains("would remove 0 old table version(s)");
     CliRun export = CliRun.of("export", graph);
     assertThat(export.exitCode()).as(export.err()).isZero();
     assertThat(export.out()).contains("\"ada\"", "\"bob\"", "\"cy\"");
+  }
+
+  @Test
+  void cleanupHasHelp() {
+    CliRun help = CliRun.of("cleanup", "--help");
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.out()).contains("--keep", "--older-than", "--confirm", "pins", "Refused");
   }
 }

@@ -45,7 +45,26 @@ public final class AutoMaintenance {
 
   private static final System.Logger LOG = System.getLogger(AutoMaintenance.class.getName());
 
+  /** The rule of the error a user write with the maintenance actor gets (docs/errors.md). */
+  public static final String RESERVED_ACTOR = "reserved_actor";
+
   private AutoMaintenance() {}
+
+  /**
+   * The maintenance actor is reserved, so that the history tells automatic maintenance apart from
+   * user writes (and an expected head looks through exactly the commits maintenance made:
+   * docs/maintenance.md, "Expected heads look through it").
+   *
+   * @param actor the actor a user write (load, mutation, merge, schema apply) asks for
+   * @throws io.omnigraph.api.InvalidInputException (rule {@value #RESERVED_ACTOR}, field {@code actor})
+   *     when it is {@link MaintenancePolicy#COMMIT_ACTOR}
+   */
+  public static void refuseReservedActor(String actor) {
+    if (ACTOR.equals(actor)) {
+      throw new io.omnigraph.api.InvalidInputException("the actor '" + ACTOR + "' is reserved for automatic"
+          + " maintenance; a write cannot use it", new ErrorDetail.Validation(null, null, "actor", RESERVED_ACTOR));
+    }
+  }
 
   /**
    * The automatic maintenance state of one open graph handle: which tables published writes made

@@ -101,6 +101,7 @@ final class ReadExecutor {
     vectorScan = vectorIndexFor(root.binding());
     try {
       scan(root.binding(), null, entities -> {
+        count("root rows", entities.size());
         List<Row> rows = new ArrayList<>(entities.size());
         for (Entity e : entities) {
           Entity[] s = new Entity[slots];
@@ -113,6 +114,7 @@ final class ReadExecutor {
     } catch (Stop stop) {
       // limit reached without ordering: the rows collected are the result
     }
+    stats.put("result rows held (max)", result.maxHeld());
     onFinish.accept(Map.copyOf(stats));
     return result.rows();
   }
@@ -320,7 +322,7 @@ final class ReadExecutor {
     List<List<String>> ranked = new ArrayList<>();
     for (ReadPlan.Order arm : f.arms) {
       java.util.PriorityQueue<Object[]> top = new java.util.PriorityQueue<>((x, y) -> -armCompare(arm, x, y));
-      Entity[] slots = new Entity[slots()];
+      Entity[] slots = new Entity[this.slots];
       scan(b, null, es -> {
         for (Entity e : es) {
           slots[b.slot] = e;
@@ -350,10 +352,6 @@ final class ReadExecutor {
       c = -c;
     }
     return c != 0 ? c : ReadValues.compareCodePoints((String) x[1], (String) y[1]);
-  }
-
-  private int slots() {
-    return slots;
   }
 
   // ------------------------------------------------------------------ scans
@@ -399,6 +397,13 @@ final class ReadExecutor {
       return;
     }
     count("scan " + b.tableKey());
+    List<Map.Entry<String, Boolean>> order =
+        b == ((Op.Scan) plan.ops.get(0)).binding() && extra == null ? plan.lanceOrder() : null;
+    if (order != null) {
+      count("top-" + plan.limit + " by Lance");
+      snap.scanTopN(b.tableKey(), cols, filter, order, plan.limit, batch -> out.accept(entities(b, batch, types)));
+      return;
+    }
     snap.scan(b.tableKey(), cols, filter, batch -> out.accept(entities(b, batch, types)));
   }
 
@@ -504,6 +509,7 @@ final class ReadExecutor {
     }
 
     private void piece(List<Row> rows) {
+      count("rows expanded " + x.edge().name(), rows.size());
       int fs = x.from().slot;
       int ts = x.to().slot;
       Set<String> sources = new LinkedHashSet<>();
@@ -581,7 +587,7 @@ final class ReadExecutor {
     private Map<String, List<String>> reach(Set<String> sources) {
       Neighbors nb = neighbors(sources.size());
       if (csr != null && x.minHops() == 1 && x.maxHops() == 1) {
-        return reachOneHop(sources);
+        return csr.oneHop(sources, x.dir(), x.sameType()); // docs/queries.md, "Traversals"
       }
       Map<String, Set<String>> visited = new HashMap<>();
       Map<String, List<String>> frontier = new HashMap<>();
@@ -626,11 +632,6 @@ final class ReadExecutor {
         frontier = nextFrontier;
       }
       return out;
-    }
-
-    /** {@link #reach} for one hop ({@code {1,1}}) over the CSR (docs/queries.md, "Traversals"). */
-    private Map<String, List<String>> reachOneHop(Set<String> sources) {
-      return csr.oneHop(sources, x.dir(), x.sameType());
     }
 
     /**

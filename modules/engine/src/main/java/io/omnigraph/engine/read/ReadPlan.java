@@ -385,7 +385,8 @@ final class ReadPlan {
       b.append("  Order ").append(orderings.stream().map(o -> o.text() + (o.descending() ? " desc" : " asc")).toList())
           .append(" tie-break ").append(aggregate ? "group keys in column order"
               : tieBreak.stream().map(t -> t.written + ".id").toList().toString())
-          .append(limit >= 0 && !aggregate ? " (top-" + limit + " heap)" : "").append('\n');
+          .append(limit >= 0 && !aggregate ? " (top-" + limit + " heap)" : "")
+          .append(lanceOrder() != null ? " (the scan sorted and limited by Lance)" : "").append('\n');
     }
     if (limit >= 0) {
       b.append("  Limit ").append(limit).append(orderings.isEmpty() && !aggregate ? " (stops the scan early)" : "").append('\n');
@@ -448,6 +449,46 @@ final class ReadPlan {
     }
     cols.addAll(v.columns.keySet());
     return cols;
+  }
+
+  /**
+   * The ordering and limit as Lance sort keys when Lance can produce exactly the query's top
+   * {@code limit} rows (docs/queries.md, "Order and limit"): the query is one scan of a node table
+   * with every filter pushed, no aggregate or search, a limit, and every ordering a bare variable
+   * or a property of it of an integer, String, Bool, Date or DateTime type (Lance sorts those as the
+   * executor does: by value, Strings by UTF-8 bytes = code points, nulls first ascending and last
+   * descending); the id tie-break is the last key, so the order is total. The executor still sorts
+   * the rows Lance returns.
+   *
+   * @return column → ascending, in key order; null when not pushable
+   */
+  List<Map.Entry<String, Boolean>> lanceOrder() {
+    if (ops.size() != 1 || !(ops.get(0) instanceof Op.Scan s) || s.binding().edge || !s.binding().residual.isEmpty()
+        || aggregate || rrf != null || nearest != null || !searches.isEmpty() || limit < 1 || limit > Integer.MAX_VALUE
+        || orderings.isEmpty()) {
+      return null;
+    }
+    Binding b = s.binding();
+    List<Map.Entry<String, Boolean>> keys = new ArrayList<>();
+    for (Order o : orderings) {
+      Val v = o.val() != null ? o.val() : projections.get(o.column()).val();
+      if (o.candidatesOnly() || o.rrf() != null || v == null || !v.vars().equals(Set.of(b))) {
+        return null;
+      }
+      String column = v.nodeVar() ? "id" : v.text().startsWith("$" + b.written + ".")
+          ? v.text().substring(b.written.length() + 2) : null;
+      boolean sortable = "id".equals(column) || (column != null && b.columns.get(column) instanceof PropertyType.Scalar sc
+          && switch (sc.kind()) {
+            case I32, I64, U32, U64, STRING, BOOL, DATE, DATE_TIME -> true;
+            default -> false;
+          });
+      if (!sortable) {
+        return null;
+      }
+      keys.add(Map.entry(column, !o.descending()));
+    }
+    keys.add(Map.entry("id", true));
+    return keys;
   }
 
   Set<Binding> tieBreakSet() {

@@ -18,6 +18,9 @@ final class ResultSink implements ReadExecutor.Sink {
   private final int width;
   /** rrf: the rows of each candidate entity, in arrival order. */
   private final Map<String, List<Object[]>> byEntity = new LinkedHashMap<>();
+  private int byEntityRows;
+  /** The most rows (or groups) this sink held at once, measured after each piece (docs/queries.md, "Execution"). */
+  private int maxHeld;
 
   ResultSink(ReadPlan plan) {
     this.plan = plan;
@@ -28,6 +31,19 @@ final class ResultSink implements ReadExecutor.Sink {
 
   @Override
   public void push(List<Row> in) {
+    try {
+      accept(in);
+    } finally {
+      maxHeld = Math.max(maxHeld, rows.size() + (top == null ? 0 : top.size()) + groups.size() + byEntityRows);
+    }
+  }
+
+  /** @return the most result rows, heap entries, groups or rrf rows held at once */
+  int maxHeld() {
+    return maxHeld;
+  }
+
+  private void accept(List<Row> in) {
     for (Row r : in) {
       if (plan.aggregate) {
         aggregate(r.slots);
@@ -55,6 +71,7 @@ final class ResultSink implements ReadExecutor.Sink {
       }
       if (plan.rrf != null) {
         byEntity.computeIfAbsent(r.slots[plan.rrf.binding.slot].id(), k -> new ArrayList<>()).add(out);
+        byEntityRows++;
         continue;
       }
       if (top != null) {

@@ -320,6 +320,17 @@ public final class GraphSnapshot implements AutoCloseable {
   }
 
   /**
+   * Scans one table of the cut and keeps only its first {@code limit} rows in the given order
+   * (Lance sorts: see {@link io.omnigraph.engine.table.TableReader#scanTopN}).
+   *
+   * @param order column → ascending, in key order (nulls first ascending, last descending)
+   */
+  public void scanTopN(String tableKey, List<String> columns, RowFilter filter, List<Map.Entry<String, Boolean>> order,
+      long limit, Consumer<VectorSchemaRoot> batches) {
+    tables.scanTopN(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), order, limit, batches);
+  }
+
+  /**
    * A full-text scan of one table of the cut through Lance's inverted-index search (see {@link
    * io.omnigraph.engine.table.TableReader#fullTextScan}); only for a column that has an inverted
    * index ({@link #hasIndex}).

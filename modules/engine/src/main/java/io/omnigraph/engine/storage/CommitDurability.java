@@ -353,7 +353,8 @@ public final class CommitDurability {
     String base = relative(dataset.uri());
     List<String> dirs = new ArrayList<>();
     boolean missing = false;
-    for (String d : List.of("_versions", "_transactions", "data", "_deletions", "_indices")) {
+    // _refs/tags: the pin tags cleanup removes after Lance's call (docs/maintenance.md, "cleanup").
+    for (String d : List.of("_versions", "_transactions", "data", "_deletions", "_indices", "_refs/tags")) {
       dirs.add(base + d);
     }
     int calls = 0;

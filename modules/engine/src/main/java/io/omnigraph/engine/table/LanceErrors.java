@@ -107,4 +107,23 @@ public final class LanceErrors {
     String m = String.valueOf(t.getMessage());
     return m.replaceAll(",\\s*\\S+\\.rs:\\d+:\\d+\\s*$", "");
   }
+
+  /** Throws the retryable conflict of a commit Lance refused outright (nothing landed). */
+  static long refused(String tableKey, RuntimeException e) {
+    throw new RetryableCommitConflict(tableKey, "concurrent incompatible commit to " + tableKey + ": "
+        + LanceErrors.clean(e), e);
+  }
+
+  /** @return a failed commit as the engine reports it: a retryable or an incompatible conflict, else {@code e} */
+  static RuntimeException commitFailure(String tableKey, RuntimeException e) {
+    LanceErrors.Failure f = LanceErrors.classify(e);
+    if (f == LanceErrors.Failure.RETRYABLE_CONFLICT) {
+      return new RetryableCommitConflict(tableKey, "concurrent commit to " + tableKey + ": " + LanceErrors.clean(e), e);
+    }
+    if (f == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
+      return new io.omnigraph.api.ConflictException("concurrent incompatible commit to " + tableKey + ": " + LanceErrors.clean(e),
+          new io.omnigraph.api.ErrorDetail.ReadSetConflict("table_head:" + tableKey, null, null), e);
+    }
+    return e;
+  }
 }

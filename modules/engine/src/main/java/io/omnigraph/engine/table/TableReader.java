@@ -179,6 +179,30 @@ public final class TableReader {
   }
 
   /**
+   * Scans the pinned version, sorted by {@code order} (each column ascending or descending, nulls
+   * first ascending and last descending), and returns the first {@code limit} rows: Lance filters,
+   * sorts and then limits. Each batch is only valid during the callback.
+   *
+   * @param order column → ascending, in key order
+   */
+  public void scanTopN(TableSnapshot s, List<String> columns, LanceFilter filter, List<Map.Entry<String, Boolean>> order,
+      long limit, Consumer<VectorSchemaRoot> batches) {
+    List<ColumnOrdering> keys = new ArrayList<>();
+    for (Map.Entry<String, Boolean> k : order) {
+      ColumnOrdering.Builder o = new ColumnOrdering.Builder();
+      o.setColumnName(k.getKey());
+      o.setAscending(k.getValue());
+      o.setNullFirst(k.getValue());
+      keys.add(o.build());
+    }
+    ScanOptions.Builder b = new ScanOptions.Builder().columns(columns).setColumnOrderings(keys).limit(limit);
+    if (filter != null) {
+      b.filter(filter.sql());
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
    * Scans the pinned version in ascending {@code id} order (UTF-8 byte order), for deterministic
    * export. Each batch is only valid during the callback.
    */
@@ -487,6 +511,31 @@ public final class TableReader {
           }
         }
         return new VersionFiles(files, txn);
+      });
+    }
+  }
+
+  /**
+   * The data files {@code version} of the ref at {@code location} references from its own
+   * {@code data/} directory (files of another base, a branch's parent, are not), with their sizes in
+   * bytes as the version's manifest records them ({@code -1} when it records none). One open of that
+   * version; used by cleanup's preview (docs/maintenance.md, "cleanup").
+   *
+   * @throws NotFoundException the ref has no such version
+   */
+  public Map<String, Long> dataFileSizes(LanceLocation location, long version) {
+    try (TableSnapshot t = openAt(location, version)) {
+      return lance(location.uri(), () -> {
+        Map<String, Long> out = new TreeMap<>();
+        for (org.lance.Fragment fragment : t.dataset().getFragments()) {
+          for (org.lance.fragment.DataFile f : fragment.metadata().getFiles()) {
+            if (f.getBaseId().isEmpty()) {
+              Long size = f.getFileSizeBytes();
+              out.put("data/" + f.getPath(), size == null ? -1L : size);
+            }
+          }
+        }
+        return out;
       });
     }
   }

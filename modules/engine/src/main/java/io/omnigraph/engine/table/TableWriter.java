@@ -452,9 +452,9 @@ public final class TableWriter {
       } catch (RuntimeException e) {
         if (LanceErrors.classify(e) == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
           // Refused outright (e.g. against a concurrent Overwrite): like a retryable conflict, nothing landed.
-          refused(staged.tableKey(), e);
+          LanceErrors.refused(staged.tableKey(), e);
         }
-        throw commitFailure(staged.tableKey(), e);
+        throw LanceErrors.commitFailure(staged.tableKey(), e);
       }
     });
     long committed = out.version();
@@ -490,7 +490,7 @@ public final class TableWriter {
               .maxRetries(0).skipAutoCleanup(true).execute(tx)) {
         return out.version();
       } catch (RuntimeException e) {
-        throw commitFailure(tableKey, e);
+        throw LanceErrors.commitFailure(tableKey, e);
       }
     });
     if (committed != head.version() + 1) {
@@ -663,30 +663,47 @@ public final class TableWriter {
     }
   }
 
+  /** Prefix of the tags cleanup puts on versions it keeps; they live only while a cleanup runs. */
+  public static final String PIN_TAG_PREFIX = "omnigraph-pin-";
+
   /**
-   * {@link #cleanupVersionsBefore}, reporting the bytes Lance freed.
+   * Removes the versions of the ref {@code branch} ({@code null}: main) of the dataset at {@code main}
+   * older than {@code beforeVersion} except {@code keep}, and the files only they reference
+   * (unreferenced files younger than Lance's 7-day window stay). Lance keeps tagged versions, so each
+   * kept one below the boundary is tagged ({@value #PIN_TAG_PREFIX}...) during the call; tags a
+   * crashed cleanup left are removed first (docs/maintenance.md, "cleanup"). The caller holds the
+   * root's effect window.
    *
-   * @return bytes removed
+   * @return the bytes Lance removed
    */
-  public long cleanupBefore(LanceLocation location, long beforeVersion) {
-    try (TableSnapshot s = reader.openLatest(location)) {
-      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
-          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getBytesRemoved());
+  public long cleanupKeeping(LanceLocation main, String branch, long beforeVersion, Set<Long> keep) {
+    String ref = branch == null ? "main" : java.util.HexFormat.of().formatHex(branch.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    try (TableSnapshot root = reader.openLatest(main)) {
+      lance(main.uri(), () -> {
+        removePinTags(root.dataset());
+        for (long v : new java.util.TreeSet<>(keep)) {
+          if (v < beforeVersion) {
+            root.dataset().tags().create(PIN_TAG_PREFIX + ref + "-" + v, branch == null ? Ref.ofMain(v) : Ref.ofBranch(branch, v));
+          }
+        }
+        return null;
+      });
+      try (TableSnapshot s = reader.openLatest(TableReader.branchLocation(main, branch))) {
+        return lance(main.uri(), () -> s.dataset().cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
+            .withBeforeVersion(beforeVersion).withErrorIfTaggedOldVersions(false).build()).getBytesRemoved());
+      } finally {
+        lance(main.uri(), () -> removePinTags(root.dataset()));
+      }
     }
   }
 
-  /**
-   * Removes the table's versions older than {@code beforeVersion}, and the data files only they
-   * reference. Unreferenced files younger than Lance's safety window (7 days) are kept, so the
-   * staged files of a write in progress survive.
-   *
-   * @return how many old versions were removed
-   */
-  public long cleanupVersionsBefore(LanceLocation location, long beforeVersion) {
-    try (TableSnapshot s = reader.openLatest(location)) {
-      return lance(location.uri(), () -> s.dataset().cleanupWithPolicy(
-          org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(beforeVersion).build()).getOldVersions());
+  private static Void removePinTags(Dataset ds) {
+    for (org.lance.Tag t : ds.tags().list()) {
+      if (t.getName().startsWith(PIN_TAG_PREFIX)) {
+        ds.tags().delete(t.getName());
+      }
     }
+    return null;
   }
 
   /**
@@ -718,7 +735,7 @@ public final class TableWriter {
           return out.stamp();
         }
       } catch (RuntimeException e) {
-        throw commitFailure(tableKey, e);
+        throw LanceErrors.commitFailure(tableKey, e);
       }
     });
     long committed = stamp.version();
@@ -774,23 +791,6 @@ public final class TableWriter {
       return Fragment.write().datasetUri(location.uri()).allocator(allocator).data(stream)
           .storageOptions(location.storageOptions()).execute();
     }
-  }
-
-  private static long refused(String tableKey, RuntimeException e) {
-    throw new RetryableCommitConflict(tableKey, "concurrent incompatible commit to " + tableKey + ": "
-        + LanceErrors.clean(e), e);
-  }
-
-  private static RuntimeException commitFailure(String tableKey, RuntimeException e) {
-    LanceErrors.Failure f = LanceErrors.classify(e);
-    if (f == LanceErrors.Failure.RETRYABLE_CONFLICT) {
-      return new RetryableCommitConflict(tableKey, "concurrent commit to " + tableKey + ": " + LanceErrors.clean(e), e);
-    }
-    if (f == LanceErrors.Failure.INCOMPATIBLE_CONFLICT) {
-      return new ConflictException("concurrent incompatible commit to " + tableKey + ": " + LanceErrors.clean(e),
-          new ErrorDetail.ReadSetConflict("table_head:" + tableKey, null, null), e);
-    }
-    return e;
   }
 
   /** One Lance call of this class, its failures mapped ({@link LanceCalls}); a permission error names the write. */

@@ -304,7 +304,7 @@ final class SchemaApply {
       } else if (dropsProperty && c.action() == TableAction.REWRITE) {
         long v = updates.stream().filter(u -> u.identity().equals(identity(c.after()))).findFirst().orElseThrow()
             .version();
-        g.tables().writer().cleanupVersionsBefore(g.root().lance(c.after().path()), v);
+        g.tables().writer().cleanupKeeping(g.root().lance(c.after().path()), null, v, java.util.Set.of());
       }
     }
   }
