@@ -571,7 +571,7 @@ class ServerHttpTest {
       slow.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"inflight\"}}\n");
       // wait until the load is in its handler: alice's next write is then refused with 429 (cap 1)
       int status = 0;
-      for (int i = 0; i < 500 && status != 429; i++) {
+      for (int i = 0; i < 3000 && status != 429; i++) { // a bound, not a timing: about a minute
         status = Http.postJson(u, "/graphs/lib/mutate", ALICE, "{\"query\":\"x\"}").statusCode();
         if (status != 429) {
           sleep(20);

@@ -463,7 +463,9 @@ public final class HttpGraph implements Graph {
           d.path("published_dataset_version").asLong(), text(d, "native_dataset_branch"), d.path("entity_count").asLong()));
     }
     return new io.omnigraph.api.SnapshotInfo(r.path("graph_branch").asText(), r.path("graph_commit_id").asText(),
-        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(), datasets);
+        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(),
+        // the wire lists them in schema order; SnapshotInfo's are sorted by table key
+        datasets.stream().sorted(java.util.Comparator.comparing(io.omnigraph.api.SnapshotInfo.Dataset::tableKey)).toList());
   }
 
   @Override
