@@ -64,7 +64,10 @@ public final class WriteBenchChild {
     String system = args[1];
     int persons = Integer.parseInt(args[2]);
     Path dir = Path.of(args[3]);
-    if (mode.equals("load")) {
+    if (mode.equals("throughput")) {
+      // throughput <ignored> <persons> <dir> <threads> <opsPerThread> <keyPrefix> <startFile>
+      throughput(dir, Integer.parseInt(args[4]), Integer.parseInt(args[5]), args[6], Path.of(args[7]));
+    } else if (mode.equals("load")) {
       Path ndjson = Path.of(args[4]);
       resetPeakRss();
       long t0 = System.nanoTime();
@@ -95,6 +98,82 @@ public final class WriteBenchChild {
     }
     System.out.flush();
     System.exit(0); // Neo4j and Kùzu may leave non-daemon threads behind
+  }
+
+  // ---- many writers (issue 18 item 3) ----
+
+  /**
+   * {@code threads} threads of this JVM share one handle and each inserts {@code ops} 1-row
+   * mutations on its own keys ({@code prefix-t<thread>-<i>}), each its own durable commit, after one
+   * unmeasured insert per thread. Prints {@code READY}, waits for {@code startFile} (so that the
+   * processes of a multi-process run start together), then {@code THROUGHPUT startMicros endMicros
+   * ops conflicts latencyNanos,...} (epoch microseconds, comparable across processes of one
+   * machine). A ConflictException (possible only between processes: a writer of another process
+   * kept publishing first 32 times) is counted and the insert retried, so every insert lands.
+   */
+  static void throughput(Path dir, int threads, int ops, String prefix, Path startFile) throws Exception {
+    try (Graph g = Omnigraph.open(dir.resolve("graph").toString())) {
+      PreparedMutation add = g.prepareMutation(GQ, "add");
+      java.util.concurrent.atomic.AtomicLong conflicts = new java.util.concurrent.atomic.AtomicLong();
+      java.util.function.BiConsumer<String, Integer> insert = (key, i) -> {
+        while (true) {
+          try {
+            g.mutate(add, QueryParams.of(Map.of("pid", key, "name", "n" + i, "age", 30L)), MutationOptions.defaults());
+            return;
+          } catch (io.omnigraph.api.ConflictException e) {
+            conflicts.incrementAndGet();
+          }
+        }
+      };
+      for (int t = 0; t < threads; t++) {
+        insert.accept(prefix + "-w" + t, -1);
+      }
+      System.out.println("READY");
+      System.out.flush();
+      while (!Files.exists(startFile)) {
+        Thread.sleep(1);
+      }
+      long[] nanos = new long[threads * ops];
+      java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(threads);
+      List<Thread> workers = new ArrayList<>();
+      java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+      long start = micros();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        Thread w = new Thread(() -> {
+          try {
+            barrier.await();
+            for (int i = 0; i < ops; i++) {
+              long t0 = System.nanoTime();
+              insert.accept(prefix + "-t" + thread + "-" + i, i);
+              nanos[thread * ops + i] = System.nanoTime() - t0;
+            }
+          } catch (Throwable e) {
+            failed.compareAndSet(null, e);
+          }
+        }, "writer-" + t);
+        workers.add(w);
+        w.start();
+      }
+      for (Thread w : workers) {
+        w.join();
+      }
+      long end = micros();
+      if (failed.get() != null) {
+        throw new IllegalStateException("a writer failed", failed.get());
+      }
+      StringBuilder line = new StringBuilder("THROUGHPUT " + start + " " + end + " " + nanos.length + " "
+          + conflicts.get() + " ");
+      for (int i = 0; i < nanos.length; i++) {
+        line.append(i == 0 ? "" : ",").append(nanos[i]);
+      }
+      System.out.println(line);
+    }
+  }
+
+  private static long micros() {
+    java.time.Instant now = java.time.Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
   }
 
   // ---- 1-row inserts ----
