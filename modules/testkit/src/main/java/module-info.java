@@ -13,6 +13,11 @@
  * helpers over the public {@code Graph} API.
  * <p>{@code io.omnigraph.testkit.jvm}: {@link io.omnigraph.testkit.jvm.ChildJvm}, the launcher of
  * child JVMs (crash, kill and cross-process tests, runner jars).
+ * <p>{@code io.omnigraph.testkit.tck}: the storage TCK's helpers for HTTP backends:
+ * {@link io.omnigraph.testkit.tck.HttpFaultController} (faults and request counts through a
+ * FaultProxy), {@link io.omnigraph.testkit.tck.HttpDialects} (S3, GCS, Azure Blob) and
+ * {@link io.omnigraph.testkit.tck.HttpStoreBinding} (a whole binding). They need the TCK
+ * ({@code io.omnigraph:omnigraph-conformance}, an optional dependency of the kit) on the path.
  * <p>{@code io.omnigraph.testkit.lance}: {@link io.omnigraph.testkit.lance.LanceSmoke}, the Lance
  * smoke test every backend runs through its {@code lanceLocation}. Lance and Arrow are optional
  * ({@code requires static}): only callers of that package need them, on the class path.
@@ -31,6 +36,8 @@ module io.omnigraph.testkit {
   requires static lance.core;
   requires static org.apache.arrow.vector;
   requires static org.apache.arrow.memory.core;
+  // the TCK helpers (io.omnigraph.testkit.tck) implement the TCK's types; only their users need it
+  requires static io.omnigraph.conformance;
   requires java.net.http; // used by the kit's own tests (the GCS XML API is driven with java.net.http)
 
   exports io.omnigraph.testkit.azure;
@@ -40,4 +47,5 @@ module io.omnigraph.testkit {
   exports io.omnigraph.testkit.jvm;
   exports io.omnigraph.testkit.lance;
   exports io.omnigraph.testkit.s3;
+  exports io.omnigraph.testkit.tck;
 }

@@ -46,6 +46,9 @@ import org.neo4j.graphdb.Transaction;
  *       built and runs 1-row inserts of a new person, each its own durable commit (auto-commit),
  *       {@code warmup} unmeasured then {@code ops} measured; prints {@code INSERT system p50Nanos
  *       p99Nanos}.</li>
+ *   <li>{@code update <system> <persons> <dir> <warmup> <ops>}: the same for 1-row updates of a loaded
+ *       person's {@code age} (a different person each time, looked up by its key), each its own
+ *       durable commit; prints {@code UPDATE system p50Nanos p99Nanos}.</li>
  * </ul>
  *
  * Durability as configured: OmniGraph fsyncs every file of a commit before it returns
@@ -57,6 +60,10 @@ public final class WriteBenchChild {
 
   static final String GQ = """
       query add($pid: String, $name: String, $age: I64) { insert Person { pid: $pid, name: $name, age: $age } }
+      """;
+
+  static final String GQ_UPDATE = """
+      query setAge($pid: String, $age: I64) { update Person set { age: $age } where pid = $pid }
       """;
 
   public static void main(String[] args) throws Exception {
@@ -86,14 +93,15 @@ public final class WriteBenchChild {
     } else {
       int warmup = Integer.parseInt(args[4]);
       int ops = Integer.parseInt(args[5]);
+      boolean update = mode.equals("update");
       long[] nanos = switch (system) {
-        case "omnigraph" -> insertOmnigraph(dir, persons, warmup, ops);
-        case "kuzu" -> insertKuzu(dir, persons, warmup, ops);
-        case "neo4j" -> insertNeo4j(dir, persons, warmup, ops);
+        case "omnigraph" -> update ? updateOmnigraph(dir, warmup, ops) : insertOmnigraph(dir, persons, warmup, ops);
+        case "kuzu" -> update ? updateKuzu(dir, warmup, ops) : insertKuzu(dir, persons, warmup, ops);
+        case "neo4j" -> update ? updateNeo4j(dir, warmup, ops) : insertNeo4j(dir, persons, warmup, ops);
         default -> throw new IllegalArgumentException(system);
       };
       Arrays.sort(nanos);
-      System.out.println("INSERT " + system + " " + nanos[(ops - 1) / 2] + " "
+      System.out.println((update ? "UPDATE " : "INSERT ") + system + " " + nanos[(ops - 1) / 2] + " "
           + nanos[Math.max(0, (int) Math.ceil(ops * 0.99) - 1)]);
     }
     System.out.flush();
@@ -236,6 +244,80 @@ public final class WriteBenchChild {
         try (Transaction tx = db.beginTx()) {
           tx.execute("CREATE (:Person {pid: $pid, name: $name, age: $age})",
               Map.of("pid", pid(persons, i), "name", "n" + i, "age", 30L)).close();
+          tx.commit();
+        }
+        if (i >= warmup) {
+          out[i - warmup] = System.nanoTime() - t0;
+        }
+      }
+    } finally {
+      dbms.shutdown();
+    }
+    return out;
+  }
+
+  // ---- 1-row updates (opt-in: --update-ops) ----
+
+  /** The loaded person whose age the i-th update sets: distinct rows, spread over the table. */
+  static String updatedPid(int i) {
+    return "p" + (i * 7L % 1000);
+  }
+
+  static long[] updateOmnigraph(Path dir, int warmup, int ops) {
+    long[] out = new long[ops];
+    try (Graph g = Omnigraph.open(dir.resolve("graph").toString())) {
+      PreparedMutation set = g.prepareMutation(GQ_UPDATE, "setAge");
+      for (int i = 0; i < warmup + ops; i++) {
+        long t0 = System.nanoTime();
+        var r = g.mutate(set, QueryParams.of(Map.of("pid", updatedPid(i), "age", 40L + i)), MutationOptions.defaults());
+        if (r.affectedNodes() != 1) {
+          throw new IllegalStateException("update of " + updatedPid(i) + " matched " + r.affectedNodes());
+        }
+        if (i >= warmup) {
+          out[i - warmup] = System.nanoTime() - t0;
+        }
+      }
+    }
+    return out;
+  }
+
+  static long[] updateKuzu(Path dir, int warmup, int ops) {
+    long[] out = new long[ops];
+    try (Database db = new Database(dir.resolve("kuzu.db").toString()); Connection c = new Connection(db)) {
+      PreparedStatement ps = c.prepare("MATCH (p:Person) WHERE p.pid = $pid SET p.age = $age");
+      if (!ps.isSuccess()) {
+        throw new IllegalStateException("Kùzu: " + ps.getErrorMessage());
+      }
+      for (int i = 0; i < warmup + ops; i++) {
+        Map<String, Value> p = Map.of("pid", new Value(updatedPid(i)), "age", new Value(40L + i));
+        long t0 = System.nanoTime();
+        try (com.kuzudb.QueryResult r = c.execute(ps, p)) {
+          if (!r.isSuccess()) {
+            throw new IllegalStateException("Kùzu: " + r.getErrorMessage());
+          }
+        }
+        if (i >= warmup) {
+          out[i - warmup] = System.nanoTime() - t0;
+        }
+      }
+      ps.close();
+    }
+    return out;
+  }
+
+  static long[] updateNeo4j(Path dir, int warmup, int ops) {
+    long[] out = new long[ops];
+    DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(dir.resolve("neo4j")).build();
+    try {
+      GraphDatabaseService db = dbms.database("neo4j");
+      if (!db.isAvailable(TimeUnit.MINUTES.toMillis(5))) {
+        throw new IllegalStateException("Neo4j did not become available");
+      }
+      for (int i = 0; i < warmup + ops; i++) {
+        long t0 = System.nanoTime();
+        try (Transaction tx = db.beginTx()) {
+          tx.execute("MATCH (p:Person {pid: $pid}) SET p.age = $age", Map.of("pid", updatedPid(i), "age", 40L + i))
+              .close();
           tx.commit();
         }
         if (i >= warmup) {

@@ -43,6 +43,7 @@ public final class WriteBenchmark {
     Map<String, String> a = new LinkedHashMap<>(Map.of("--sizes", "10000,100000", "--rounds", "5", "--warmup", "10",
         "--ops", "50", "--work", "target/bench-write-work", "--systems", "omnigraph,kuzu,neo4j"));
     a.put("--insert-sizes", "");
+    a.put("--update-ops", "0"); // 1-row updates per insert size (opt-in; 0 = none)
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
     }
@@ -70,6 +71,8 @@ public final class WriteBenchmark {
     Map<Integer, Map<String, List<Double>>> rssMiB = new LinkedHashMap<>();
     Map<Integer, Map<String, List<Double>>> p50 = new LinkedHashMap<>();
     Map<Integer, Map<String, List<Double>>> p99 = new LinkedHashMap<>();
+    Map<Integer, Map<String, List<Double>>> u50 = new LinkedHashMap<>();
+    Map<Integer, Map<String, List<Double>>> u99 = new LinkedHashMap<>();
     for (int size : sizes) {
       Path ndjson = work.resolve("input-" + size + ".ndjson");
       writeNdjson(size, ndjson);
@@ -102,6 +105,20 @@ public final class WriteBenchmark {
               }
             }
           }
+          int updateOps = Integer.parseInt(a.get("--update-ops"));
+          if (insertSizes.contains(size) && updateOps > 0) {
+            sampleLoad(loadRange);
+            for (String line : child(List.of("update", system, Integer.toString(size), dir.toString(), a.get("--warmup"),
+                Integer.toString(updateOps)))) {
+              if (line.startsWith("UPDATE ")) {
+                String[] f = line.split(" ");
+                u50.computeIfAbsent(size, k -> new LinkedHashMap<>()).computeIfAbsent(system, k -> new ArrayList<>())
+                    .add(Long.parseLong(f[2]) / 1e6);
+                u99.computeIfAbsent(size, k -> new LinkedHashMap<>()).computeIfAbsent(system, k -> new ArrayList<>())
+                    .add(Long.parseLong(f[3]) / 1e6);
+              }
+            }
+          }
           LoadBenchmark.deleteTree(dir);
           System.err.printf(Locale.ROOT, "  round %d %s size=%d done (%.0f s)%n", r, system, size,
               (System.nanoTime() - started) / 1e9);
@@ -124,6 +141,19 @@ public final class WriteBenchmark {
       for (String s : systems) {
         System.out.printf(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s |%n", size, s, med(loadMs, size, s, "%.0f"),
             med(rssMiB, size, s, "%.0f"), med(p50, size, s, "%.2f"), med(p99, size, s, "%.2f"));
+      }
+    }
+    if (!u50.isEmpty()) {
+      System.out.println();
+      System.out.println("| size | system | 1-row update p50 ms | 1-row update p99 ms |");
+      System.out.println("|---|---|---|---|");
+      for (int size : sizes) {
+        for (String s : systems) {
+          if (!u50.getOrDefault(size, Map.of()).isEmpty()) {
+            System.out.printf(Locale.ROOT, "| %,d | %s | %s | %s |%n", size, s, med(u50, size, s, "%.2f"),
+                med(u99, size, s, "%.2f"));
+          }
+        }
       }
     }
   }

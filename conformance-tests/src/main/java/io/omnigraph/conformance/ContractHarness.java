@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterClassTemplateInvocationCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -19,10 +20,15 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * passed, failed, or skipped with a reason. A group that ran nothing (not discovered, filtered
  * away, or shadowed by a binding) fails the binding's container instead of passing silently.
  *
+ * <p>A binding class that is a class template (a {@code @ParameterizedClass}, e.g. over
+ * {@link AdapterPath}) is checked once per invocation: each run of the whole contract must have run
+ * every group.
+ *
  * <p>To run a single group on purpose (in an IDE), set the JUnit configuration parameter
  * {@value #ALLOW_PARTIAL} to {@code true}. It also sets each test's strict mode ({@value #STRICT}).
  */
-final class ContractHarness implements TestWatcher, AfterAllCallback, BeforeEachCallback {
+final class ContractHarness implements TestWatcher, AfterAllCallback, AfterClassTemplateInvocationCallback,
+    BeforeEachCallback {
   /** JUnit configuration parameter that turns off the "every group ran" check. */
   static final String ALLOW_PARTIAL = "omnigraph.tck.allowPartialRun";
 
@@ -58,7 +64,7 @@ final class ContractHarness implements TestWatcher, AfterAllCallback, BeforeEach
   }
 
   private static final List<String> GROUP_ORDER = Arrays.asList("ReadAndNotFound", "AtomicPut", "ConditionalPut",
-      "Listing", "ListingFailure", "TempFileResidue", "Delete", "ErrorMapping", "PathValidation");
+      "Listing", "ListingFailure", "TempFileResidue", "NonDurableWrite", "Delete", "ErrorMapping", "PathValidation");
 
   @Override
   public void testSuccessful(ExtensionContext context) {
@@ -91,10 +97,27 @@ final class ContractHarness implements TestWatcher, AfterAllCallback, BeforeEach
 
   @Override
   public void afterAll(ExtensionContext context) {
-    // Runs for the binding class and, inherited, for each nested group; only the outermost checks.
+    // Runs for the binding class and, inherited, for each nested group; only the binding class checks,
+    // and only when it was not a class template whose invocations were checked one by one.
+    if (!StorageAdapterContract.class.isAssignableFrom(context.getRequiredTestClass())
+        || context.getStore(NS).get(CHECKED_PER_INVOCATION) != null) {
+      return;
+    }
+    checkEveryGroupRan(context);
+  }
+
+  @Override
+  public void afterClassTemplateInvocation(ExtensionContext context) {
     if (!StorageAdapterContract.class.isAssignableFrom(context.getRequiredTestClass())) {
       return;
     }
+    context.getParent().ifPresent(p -> p.getStore(NS).put(CHECKED_PER_INVOCATION, Boolean.TRUE));
+    checkEveryGroupRan(context);
+  }
+
+  private static final String CHECKED_PER_INVOCATION = "checkedPerInvocation";
+
+  private static void checkEveryGroupRan(ExtensionContext context) {
     if (context.getConfigurationParameter(ALLOW_PARTIAL).map(Boolean::parseBoolean).orElse(false)) {
       return;
     }
@@ -126,15 +149,19 @@ final class ContractHarness implements TestWatcher, AfterAllCallback, BeforeEach
     return Optional.empty();
   }
 
-  /** The context of the binding class (the outermost class container above this test). */
+  /**
+   * The context of the binding class nearest to this test: the invocation of a class template, or
+   * the binding class's own container.
+   */
   private static ExtensionContext outermostClassContext(ExtensionContext context) {
-    ExtensionContext outer = context;
-    for (ExtensionContext c = context; c.getParent().isPresent(); c = c.getParent().get()) {
+    for (ExtensionContext c = context; ; c = c.getParent().get()) {
       if (c.getTestClass().isPresent() && c.getTestMethod().isEmpty()
           && StorageAdapterContract.class.isAssignableFrom(c.getRequiredTestClass())) {
-        outer = c;
+        return c;
+      }
+      if (c.getParent().isEmpty()) {
+        return context;
       }
     }
-    return outer;
   }
 }

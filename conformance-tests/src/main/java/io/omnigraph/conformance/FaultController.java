@@ -14,9 +14,9 @@ import java.util.List;
  * real SDK (an HTTP error answered by {@code FaultProxy} in front of the service), for adapters that
  * do their own I/O through {@link io.omnigraph.api.storage.StorageIoHook} (a real
  * {@code java.nio.file} exception at the real I/O step). Two implementations:
- * {@link IoHookFaultController} for adapters that accept an I/O hook (published here), and
- * {@code HttpFaultController} on the test kit's {@code FaultProxy} for HTTP backends (not yet
- * published: it lives in this repository's TCK test sources; docs/tck.md, "Faults").
+ * {@link IoHookFaultController} for adapters that accept an I/O hook (in the TCK), and
+ * {@code io.omnigraph.testkit.tck.HttpFaultController} on the test kit's {@code FaultProxy} for HTTP
+ * backends (in {@code io.omnigraph:omnigraph-testkit}; docs/tck.md, "Faults").
  */
 public interface FaultController {
 

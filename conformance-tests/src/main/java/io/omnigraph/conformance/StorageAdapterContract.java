@@ -148,6 +148,14 @@ public abstract class StorageAdapterContract {
     }
   }
 
+  /** The non-durable put and delete keep every promise of put and delete except durability against power loss. */
+  @Nested
+  class NonDurableWrite extends NonDurableWriteGuarantees {
+    NonDurableWrite() {
+      super(StorageAdapterContract.this);
+    }
+  }
+
   /** Deletes are idempotent and a prefix delete removes everything below the prefix, only that. */
   @Nested
   class Delete extends DeleteGuarantees {

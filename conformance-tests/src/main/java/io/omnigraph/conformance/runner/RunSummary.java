@@ -21,7 +21,7 @@ final class RunSummary implements TestExecutionListener {
 
   RunSummary() {
     for (String g : List.of("ReadAndNotFound", "AtomicPut", "ConditionalPut", "Listing", "ListingFailure",
-        "TempFileResidue", "Delete", "ErrorMapping", "PathValidation")) {
+        "TempFileResidue", "NonDurableWrite", "Delete", "ErrorMapping", "PathValidation")) {
       rows.put(g, new int[3]);
     }
   }

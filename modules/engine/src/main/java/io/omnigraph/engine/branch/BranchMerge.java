@@ -104,6 +104,13 @@ public final class BranchMerge {
       Integer.getInteger("omnigraph.merge.chunk_rows", KeyedWrites.MAX_ROWS)));
 
   /**
+   * Test seam: the byte cap of one chunk (actual buffered Arrow size; a delete chunk: its ids' UTF-8
+   * bytes); the product cap is {@link KeyedWrites#MAX_BYTES}. Tests lower it to cut chunks by size
+   * with small rows.
+   */
+  static volatile long chunkBytes = KeyedWrites.MAX_BYTES;
+
+  /**
    * Test seam: whether the proven-insert route may be taken (tests turn it off to compare the
    * routes' results on the same history); the system property {@code omnigraph.merge.ordered_only}
    * turns it off too.
@@ -448,7 +455,7 @@ public final class BranchMerge {
       ThreeWay.Decision d = ThreeWay.decide(Optional.ofNullable(b), Optional.empty(), Optional.ofNullable(t));
       if (d instanceof ThreeWay.Delete) {
         long bytes = id.getBytes(StandardCharsets.UTF_8).length + 4L;
-        if (current.size() >= chunkRows || filterBytes + bytes > KeyedWrites.MAX_BYTES) {
+        if (current.size() >= chunkRows || filterBytes + bytes > chunkBytes) {
           plan.deletes.add(current);
           current = new ArrayList<>();
           filterBytes = 0;

@@ -10,7 +10,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Copies rows into owned Arrow batches, flushing at the first of {@link BranchMerge#chunkRows} rows or
- * {@link KeyedWrites#MAX_BYTES} of actual buffered size (measured after each row).
+ * {@link BranchMerge#chunkBytes} ({@link KeyedWrites#MAX_BYTES}) of actual buffered size (measured after each row).
  */
 final class MergeChunker {
   private final String key;
@@ -32,11 +32,12 @@ final class MergeChunker {
       n = 0;
     }
     copy(batch, row, n);
-    if (ArrowBatches.memorySize(cur) > KeyedWrites.MAX_BYTES) {
+    long cap = BranchMerge.chunkBytes;
+    if (ArrowBatches.memorySize(cur) > cap) {
       setCount(n); // undo: the row does not fit
       if (n == 0) {
         long size = rowSize(batch, row);
-        throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, KeyedWrites.MAX_BYTES, size);
+        throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, cap, size);
       }
       flush();
       add(batch, row);

@@ -7,8 +7,8 @@ import java.util.Optional;
  * The per-row three-way decision of a branch merge (docs/branches.md, "Merge: the per-row truth
  * table"): given one id's row in the merge base, the source and the target — each possibly absent,
  * absence being a value — what the merge does with it. Rows are compared with {@link
- * Objects#equals}; callers pass a value with a faithful {@code equals} (e.g. the row's typed values).
- * Not wired into a merge writer yet.
+ * Objects#equals}; callers pass a value with a faithful {@code equals} ({@code BranchMerge} passes
+ * each row's canonical export line).
  */
 public final class ThreeWay {
   private ThreeWay() {}

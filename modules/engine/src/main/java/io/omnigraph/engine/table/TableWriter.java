@@ -518,7 +518,11 @@ public final class TableWriter {
       lance(main.uri(), () -> {
         Ref ref = fromBranch == null ? Ref.ofMain(fromVersion) : Ref.ofBranch(fromBranch, fromVersion);
         // The handle createBranch returns has no allocator (unusable for scans): close it at once.
-        try (Dataset created = s.dataset().createBranch(name, ref)) {
+        // The storage options go along explicitly: the two-argument createBranch passes none, and
+        // Lance then builds the branch's object store without them (on S3: no endpoint, no region).
+        java.util.Map<String, String> options = main.storageOptions();
+        try (Dataset created = options == null || options.isEmpty() ? s.dataset().createBranch(name, ref)
+            : s.dataset().createBranch(name, ref, options)) {
           return created.version();
         }
       });

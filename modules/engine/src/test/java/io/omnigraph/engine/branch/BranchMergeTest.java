@@ -53,6 +53,8 @@ class BranchMergeTest {
   @AfterEach
   void close() {
     BranchMerge.chunkRows = 8192;
+    BranchMerge.chunkBytes = io.omnigraph.engine.write.KeyedWrites.MAX_BYTES;
+    BranchMerge.provenInsert = true;
     if (graph != null) {
       graph.close();
     }
@@ -312,6 +314,64 @@ class BranchMergeTest {
             "branch-merge transactions for node:Note", 1024, 1025)));
     assertThat(export("main")).isEqualTo(before);
     assertThat(graph.recoveries()).isEmpty();
+  }
+
+  static String notes(int count, int textChars, String prefix) {
+    StringBuilder rows = new StringBuilder();
+    String text = "x".repeat(textChars);
+    for (int i = 0; i < count; i++) {
+      rows.append("{\"type\":\"Note\",\"data\":{\"id\":\"").append(prefix).append(i)
+          .append("\",\"text\":\"").append(text).append("\"}}\n");
+    }
+    return rows.toString();
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "proven-insert route allowed: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void chunksAreCutAtTheByteCapByActualBufferedSizeOnBothRoutes(boolean proven) {
+    add("main", "ada", 30);
+    graph.createBranch("f", null);
+    load("f", LoadMode.APPEND, notes(10, 20_000, "n"));
+    add("main", "zed", 9);
+    BranchMerge.provenInsert = proven;
+    BranchMerge.chunkBytes = 64 * 1024; // each row buffers > 20,000 bytes: at most 3 rows a chunk
+    MergeResult r = merge("f", "main");
+    MergeResult.TableMerge t = r.tables().get("node:Note");
+    assertThat(t.route()).isEqualTo(proven ? "proven_insert" : "ordered");
+    assertThat(t.inserted()).isEqualTo(10);
+    assertThat(t.transactions()).isBetween(4L, 10L);
+    assertThat(export("main")).contains("\"n9\"");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "proven-insert route allowed: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void aRowOverTheChunkByteCapIsRefusedBeforeAnyEffect(boolean proven) {
+    add("main", "ada", 30);
+    graph.createBranch("f", null);
+    load("f", LoadMode.APPEND, notes(2, 100, "small") + notes(1, 70_000, "big"));
+    add("main", "zed", 9);
+    BranchMerge.provenInsert = proven;
+    BranchMerge.chunkBytes = 64 * 1024;
+    String before = export("main");
+    List<CommitInfo> commits = graph.commits("main");
+    assertThatThrownBy(() -> merge("f", "main")).isInstanceOfSatisfying(ResourceLimitException.class, e -> {
+      ErrorDetail.ResourceLimit d = (ErrorDetail.ResourceLimit) e.detail().orElseThrow();
+      assertThat(d.resource()).isEqualTo("branch-merge row bytes for node:Note");
+      assertThat(d.limit()).isEqualTo(64 * 1024);
+      assertThat(d.actual()).isGreaterThan(70_000);
+    });
+    assertThat(export("main")).isEqualTo(before);
+    assertThat(graph.commits("main")).isEqualTo(commits);
+    graph.close();
+    graph = Omnigraph.open(root.toString());
+    assertThat(graph.recoveries()).as("no sidecar was armed: the open-time sweep found nothing").isEmpty();
+  }
+
+  @Test
+  void theProductChunkCapsAreTheIssuesLimits() {
+    assertThat(io.omnigraph.engine.write.KeyedWrites.MAX_ROWS).isEqualTo(8192);
+    assertThat(io.omnigraph.engine.write.KeyedWrites.MAX_BYTES).isEqualTo(32L * 1024 * 1024);
+    assertThat(BranchMerge.MAX_TRANSACTIONS_PER_TABLE).isEqualTo(1024);
   }
 
   @Test

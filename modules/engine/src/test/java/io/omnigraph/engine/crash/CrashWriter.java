@@ -30,6 +30,8 @@ import java.util.Map;
  * CrashWriter &lt;uri&gt; [--option k=v]... branch-create &lt;name&gt;   (from main)
  * CrashWriter &lt;uri&gt; [--option k=v]... branch-delete &lt;name&gt;
  * CrashWriter &lt;uri&gt; [--option k=v]... open
+ * CrashWriter &lt;uri&gt; [--option k=v]... merge-retry &lt;source branch&gt;   (into main, retried while main moves)
+ * CrashWriter &lt;uri&gt; [--option k=v]... load-each &lt;branch&gt; &lt;ndjson file&gt;...   (one merge-mode load per file)
  * </pre>
  *
  * Prints {@code committed <commit id>} (for a mutation that changed nothing, {@code committed none})
@@ -45,7 +47,15 @@ public final class CrashWriter {
   /** Printed after a successful write, followed by its duration in milliseconds. */
   public static final String WROTE_MARKER = "wrote-ms ";
 
+  /** How often {@code merge-retry} and {@code load-each} retry a write whose read set moved. */
+  static final int RETRIES = 50;
+
   private CrashWriter() {}
+
+  /** A typed rejection that left no effect because another writer published first. */
+  static boolean retriable(io.omnigraph.api.ConflictException e) {
+    return e.detail().orElse(null) instanceof io.omnigraph.api.ErrorDetail.ReadSetConflict;
+  }
 
   /**
    * @param props system properties of the child (e.g. an armed failpoint)
@@ -159,6 +169,45 @@ public final class CrashWriter {
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
         case "open" -> System.out.println("opened"); // the read-write open ran the recovery sweep
+        case "merge-retry" -> {
+          // for the concurrency tests: a merge whose target moved under it is retried (typed, no effect)
+          String source = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          for (int attempt = 0; ; attempt++) {
+            try {
+              io.omnigraph.api.MergeResult r = g.merge(source, null,
+                  io.omnigraph.api.MergeOptions.defaults().withActor("crash-writer"));
+              System.out.println("merged " + r.outcome().code() + " " + r.commitId() + " " + r.sourceCommitId());
+              break;
+            } catch (io.omnigraph.api.ConflictException e) {
+              if (!retriable(e) || attempt >= RETRIES) {
+                throw e;
+              }
+              System.out.println("retried " + e.code());
+            }
+          }
+        }
+        case "load-each" -> {
+          String branch = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          for (; i < args.length; i++) {
+            for (int attempt = 0; ; attempt++) {
+              try {
+                LoadResult r = g.load(LoadMode.MERGE, Path.of(args[i]),
+                    LoadOptions.defaults().withActor("crash-writer").withBranch(branch));
+                System.out.println("committed " + r.commitId());
+                break;
+              } catch (io.omnigraph.api.ConflictException e) {
+                if (!retriable(e) || attempt >= RETRIES) {
+                  throw e;
+                }
+                System.out.println("retried " + e.code());
+              }
+            }
+          }
+        }
         default -> throw new IllegalArgumentException("unknown operation " + op);
       }
     } catch (java.io.IOException e) {

@@ -21,7 +21,7 @@ final class RunnerJar {
   static final Pattern CLOSING = Pattern.compile("(?m)^(\\d+) passed, (\\d+) failed, (\\d+) skipped$");
   /** Every contract group the runner prints a row for. */
   static final List<String> GROUPS = List.of("ReadAndNotFound", "AtomicPut", "ConditionalPut", "Listing",
-      "ListingFailure", "TempFileResidue", "Delete", "ErrorMapping", "PathValidation");
+      "ListingFailure", "TempFileResidue", "NonDurableWrite", "Delete", "ErrorMapping", "PathValidation");
 
   private RunnerJar() {}
 

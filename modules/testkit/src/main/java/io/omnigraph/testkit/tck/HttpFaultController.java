@@ -1,5 +1,6 @@
-package io.omnigraph.conformance;
+package io.omnigraph.testkit.tck;
 
+import io.omnigraph.conformance.FaultController;
 import io.omnigraph.testkit.fault.ArmedFault;
 import io.omnigraph.testkit.fault.Fault;
 import io.omnigraph.testkit.fault.FaultProxy;
@@ -22,9 +23,8 @@ import java.util.regex.Pattern;
  * <p>Counting: every request the proxy saw is a request; {@link #requests(Operation)} classifies
  * them with the dialect's patterns.
  *
- * <p>Not published yet: it needs the test kit's {@code FaultProxy}, and the TCK artifact cannot
- * depend on the test kit while this module's own bindings test-depend on it (docs/tck.md,
- * "Faults"). The S3, GCS and Azure bindings of this repository show a {@link Dialect} each.
+ * <p>{@link HttpDialects} holds the dialects of S3, GCS and Azure Blob; {@link HttpStoreBinding}
+ * is a whole binding on top of this controller (docs/tck.md, "Faults").
  */
 public final class HttpFaultController implements FaultController {
 

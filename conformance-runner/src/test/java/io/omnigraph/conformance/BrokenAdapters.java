@@ -174,6 +174,23 @@ enum BrokenAdapters {
     }
   }, "ErrorMapping/aPutWhoseResponseIsLostIsOutcomeUnknownAndReadingRevealsTheOutcome"),
 
+  /** A non-durable put that ignores its condition ("it is only the lease, just write it"). */
+  NON_DURABLE_PUT_IGNORES_CONDITION(a -> new ForwardingStorageAdapter(a) {
+    @Override
+    public String putNonDurable(String path, byte[] bytes, WriteCondition condition) throws StorageException {
+      return inner.putNonDurable(path, bytes, WriteCondition.overwrite());
+    }
+  }, "NonDurableWrite/nonDurableConditionsAreTheConditionsOfAPut",
+      "NonDurableWrite/sixteenConcurrentNonDurableIfAbsentWritersHaveExactlyOneWinner"),
+
+  /** A non-durable delete that does nothing ("recovery finalizes the sidecar again anyway"). */
+  NON_DURABLE_DELETE_DOES_NOTHING(a -> new ForwardingStorageAdapter(a) {
+    @Override
+    public void deleteNonDurable(String path) throws StorageException {
+      StoragePaths.validate(path);
+    }
+  }, "NonDurableWrite/aNonDurableDeleteIsGoneAtOnceAndIdempotent"),
+
   /**
    * Declares an unpaged listing (page size 0) although it pages, so the later-page tests would be
    * skipped, and swallows a later page's failure: caught by the page count, and by strict mode.

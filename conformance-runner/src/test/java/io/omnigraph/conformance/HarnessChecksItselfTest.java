@@ -27,7 +27,7 @@ class HarnessChecksItselfTest {
     assertThat(failed).allSatisfy(r -> assertThat(r.message()).contains("never fired"));
     // exactly the fault-injecting groups' tests are affected; the others still pass
     assertThat(run.groupsWithFailures()).containsExactlyInAnyOrder("AtomicPut", "ConditionalPut", "ListingFailure",
-        "Delete", "ErrorMapping");
+        "NonDurableWrite", "Delete", "ErrorMapping");
     assertThat(run.count(Status.SUCCESSFUL)).isGreaterThan(40);
   }
 
@@ -39,7 +39,7 @@ class HarnessChecksItselfTest {
     assertThat(run.count(Status.SUCCESSFUL)).isPositive();
     assertThat(run.failedContainers()).singleElement().satisfies(r -> assertThat(r.message())
         .contains("ran no test")
-        .contains("AtomicPut", "ConditionalPut", "Listing", "ListingFailure", "TempFileResidue", "Delete",
+        .contains("AtomicPut", "ConditionalPut", "Listing", "ListingFailure", "TempFileResidue", "NonDurableWrite", "Delete",
             "ErrorMapping", "PathValidation")
         .doesNotContain("ReadAndNotFound"));
   }

@@ -3,6 +3,8 @@ package io.omnigraph.conformance;
 import io.omnigraph.api.storage.StorageAdapter;
 import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.testkit.fault.FaultProxy;
+import io.omnigraph.testkit.tck.HttpDialects;
+import io.omnigraph.testkit.tck.HttpFaultController;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,7 +38,7 @@ public final class S3VendorBinding implements TckBindingProvider {
     FaultProxy proxy = FaultProxy.start(endpoint);
     through.put("endpoint", proxy.endpoint().toString());
     int tries = Integer.parseInt(through.computeIfAbsent("max-attempts", k -> "3"));
-    HttpFaultController faults = new HttpFaultController(proxy, S3TckBinding.dialect(tries));
+    HttpFaultController faults = new HttpFaultController(proxy, HttpDialects.s3(tries));
     S3Client direct = S3Client.builder().endpointOverride(endpoint).region(Region.of(options.get("region")))
         .credentialsProvider(StaticCredentialsProvider.create(
             AwsBasicCredentials.create(options.get("access-key-id"), options.get("secret-access-key"))))

@@ -21,9 +21,9 @@ import org.junit.platform.engine.TestExecutionResult.Status;
 /**
  * The plugin author's path works from the documentation alone: the Java code blocks of
  * {@code docs/tck.md} (an in-memory adapter, its provider, its binding and test class) are compiled
- * exactly as written, against nothing but this module's class path (the published API and TCK),
- * and the documented test class passes the whole contract in strict mode with nothing skipped.
- * Class path only: the compiler gets this JVM's class path.
+ * exactly as written, against nothing but what a plugin author installs (the API, the TCK, JUnit and
+ * AssertJ: no adapter, no test kit, no test class of this repository), and the documented test
+ * class passes the whole contract in strict mode with nothing skipped.
  */
 class DocumentedAdapterOnClassPathTest {
   private static final Path GUIDE = Path.of("..", "docs", "tck.md");
@@ -32,6 +32,22 @@ class DocumentedAdapterOnClassPathTest {
   private static final Pattern CLASS = Pattern.compile("(?m)^public (?:final )?class (\\w+)");
 
   @TempDir Path work;
+
+  /** The entries of this JVM's class path a plugin author gets from the TCK's dependency: the API, the TCK, JUnit, AssertJ. */
+  private static String publishedTypesOnly() {
+    Pattern published = Pattern.compile(".*(/modules/api/target/classes|/conformance-tests/target/classes|/omnigraph-api-[^/]*\\.jar"
+        + "|/omnigraph-conformance-[0-9][^/]*\\.jar|/junit-[^/]*\\.jar|/opentest4j-[^/]*\\.jar|/apiguardian-api-[^/]*\\.jar"
+        + "|/assertj-core-[^/]*\\.jar)/?");
+    List<String> kept = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      if (published.matcher(entry.replace('\\', '/')).matches()) {
+        kept.add(entry);
+      }
+    }
+    assertThat(String.join(" ", kept)).as("the published API and TCK on the compiler's class path")
+        .containsPattern("api/target/classes|omnigraph-api-").containsPattern("conformance-tests/target/classes|omnigraph-conformance-");
+    return String.join(java.io.File.pathSeparator, kept);
+  }
 
   @Test
   void theGuidesAdapterBuiltFromItsCodeBlocksAlonePassesTheWholeContractWithNothingSkipped() throws Exception {
@@ -57,7 +73,7 @@ class DocumentedAdapterOnClassPathTest {
 
     Path classes = Files.createDirectories(work.resolve("classes"));
     ToolProvider javac = ToolProvider.findFirst("javac").orElseThrow(() -> new AssertionError("no javac in this JDK"));
-    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp", publishedTypesOnly(),
         "-Xlint:all", "-Werror", "-proc:none"));
     sources.forEach(s -> args.add(s.toString()));
     ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();

@@ -1,9 +1,12 @@
 package io.omnigraph.conformance;
 
 import io.omnigraph.api.storage.StorageAdapter;
+import io.omnigraph.api.storage.StorageAdapters;
 import io.omnigraph.api.storage.StorageException;
 import io.omnigraph.api.storage.WriteCondition;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,9 +16,11 @@ import java.util.Optional;
 final class HarnessBindings {
   private HarnessBindings() {}
 
-  static FsTckBinding fs() {
+  /** The fs adapter's binding (class path), pages of 100 entries. */
+  static LocalDirectoryBinding fs() {
     try {
-      return new FsTckBinding(AdapterModules.onModulePath("file"));
+      return new LocalDirectoryBinding("fs", StorageAdapters.provider("file"), Path.of("target/tck-fs"),
+          Map.of("list-page-size", "100"));
     } catch (StorageException e) {
       throw new AssertionError(e);
     }
@@ -25,7 +30,7 @@ final class HarnessBindings {
   static final class NonEmptyRoot extends StorageAdapterContract {
     @Override
     protected StorageTckBinding binding() {
-      FsTckBinding fs = fs();
+      LocalDirectoryBinding fs = fs();
       return new StorageTckBinding() {
         @Override
         public String name() {
@@ -51,7 +56,7 @@ final class HarnessBindings {
   static final class FaultsNeverReportFired extends StorageAdapterContract {
     @Override
     protected StorageTckBinding binding() {
-      FsTckBinding fs = fs();
+      LocalDirectoryBinding fs = fs();
       FaultController real = fs.faults().orElseThrow();
       FaultController stuck = new FaultController() {
         private boolean armed;
@@ -146,7 +151,7 @@ final class HarnessBindings {
   static final class NoHooks extends StorageAdapterContract {
     @Override
     protected StorageTckBinding binding() {
-      FsTckBinding fs = fs();
+      LocalDirectoryBinding fs = fs();
       return new StorageTckBinding() {
         @Override
         public String name() {
