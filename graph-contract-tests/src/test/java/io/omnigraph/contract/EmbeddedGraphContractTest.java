@@ -2,7 +2,10 @@ package io.omnigraph.contract;
 
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
 import io.omnigraph.conformance.graph.GraphContract;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
 
 /** The graph contract bound to the embedded engine. */
 class EmbeddedGraphContractTest extends GraphContract {
@@ -11,6 +14,16 @@ class EmbeddedGraphContractTest extends GraphContract {
   @Override
   protected Graph createGraph(String schema) {
     return Omnigraph.init(tmp.resolve("g" + (n++)).toString(), schema);
+  }
+
+  @Override
+  protected Graph createGraph(String schema, OpenOptions options) {
+    return Omnigraph.init(tmp.resolve("g" + (n++)).toString(), schema, options);
+  }
+
+  @Override
+  protected AutoCloseable failAutomaticMaintenance() {
+    return Failpoints.arm(Failpoints.OPTIMIZE_POST_TABLE_EFFECT, new FailAction.Error());
   }
 
   @Override

@@ -2,8 +2,11 @@ package io.omnigraph.contract;
 
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.OpenOptions;
 import io.omnigraph.client.HttpGraph;
 import io.omnigraph.conformance.graph.GraphContract;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.server.OmnigraphServer;
 import io.omnigraph.server.Tokens;
 import java.util.ArrayList;
@@ -21,12 +24,23 @@ class HttpGraphContractTest extends GraphContract {
 
   @Override
   protected Graph createGraph(String schema) {
-    Graph embedded = Omnigraph.init(tmp.resolve("g" + (n++)).toString(), schema);
+    return createGraph(schema, OpenOptions.defaults());
+  }
+
+  @Override
+  protected Graph createGraph(String schema, OpenOptions options) {
+    Graph embedded = Omnigraph.init(tmp.resolve("g" + (n++)).toString(), schema, options);
     resources.add(embedded);
     OmnigraphServer server = OmnigraphServer.builder().bind("127.0.0.1", 0).graph("lib", embedded)
         .tokens(Tokens.of(Map.of(actor(), "token-of-alice", "bob", "token-of-bob"))).start();
     resources.add(server);
     return HttpGraph.connect(server.uri(), "lib", "token-of-alice");
+  }
+
+  /** The server runs in this JVM, so the engine's failpoint is armed here too. */
+  @Override
+  protected AutoCloseable failAutomaticMaintenance() {
+    return Failpoints.arm(Failpoints.OPTIMIZE_POST_TABLE_EFFECT, new FailAction.Error());
   }
 
   @Override

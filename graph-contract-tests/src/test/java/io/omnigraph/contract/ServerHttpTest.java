@@ -41,7 +41,11 @@ class ServerHttpTest {
   private Graph graph;
 
   private URI start(Consumer<OmnigraphServer.Builder> config) {
-    graph = Omnigraph.init(tmp.resolve("g").toString(), GraphContract.SCHEMA);
+    return start(GraphContract.SCHEMA, config);
+  }
+
+  private URI start(String schema, Consumer<OmnigraphServer.Builder> config) {
+    graph = Omnigraph.init(tmp.resolve("g").toString(), schema);
     resources.add(graph);
     OmnigraphServer.Builder b = OmnigraphServer.builder().bind("127.0.0.1", 0).graph("lib", graph)
         .tokens(Tokens.of(Map.of("alice", ALICE, "bob", "sha256:" + HexFormat.of().formatHex(sha256(BOB)))))
@@ -394,7 +398,7 @@ class ServerHttpTest {
     assertThat(snap.path("graph_manifest_version").asLong()).isPositive();
     assertThat(snap.path("internal_schema_version").asInt()).isEqualTo(6);
     assertThat(snap.path("datasets")).hasSize(3);
-    JsonNode author = snap.path("datasets").get(1);
+    JsonNode author = snap.path("datasets").get(0); // schema order: Author, Book, Wrote
     assertThat(author.path("entity_kind").asText()).isEqualTo("node");
     assertThat(author.path("type_name").asText()).isEqualTo("Author");
     assertThat(author.path("entity_count").asLong()).isEqualTo(2);
@@ -403,6 +407,59 @@ class ServerHttpTest {
     assertThat(author.has("native_dataset_branch")).isTrue();
     error(Http.get(u, "/graphs/lib/snapshot?branch=nope", ALICE), 404, "not_found");
     assertThat(json(Http.get(u, "/graphs/lib/schema", ALICE)).path("schema_source").asText()).isEqualTo(GraphContract.SCHEMA);
+  }
+
+  /** Declared order that is not alphabetical, for nodes and for edges. */
+  static final String ZOO = """
+      node Zoo { name: String @key }
+      node Ape { name: String @key }
+      edge Lives: Ape -> Zoo
+      edge Feeds: Zoo -> Ape
+      """;
+
+  private static List<String> names(JsonNode node) {
+    List<String> out = new ArrayList<>();
+    node.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
+  @Test
+  void everyTableMapAndListIsInSchemaOrder() {
+    URI u = start(ZOO, b -> { });
+    List<String> order = List.of("node:Zoo", "node:Ape", "edge:Lives", "edge:Feeds");
+    HttpResponse<String> loaded = Http.send(u, "POST", "/graphs/lib/load/ndjson?mode=append", ALICE, "application/x-ndjson",
+        """
+        {"type":"Ape","data":{"name":"a"}}
+        {"type":"Zoo","data":{"name":"z"}}
+        {"edge":"Feeds","from":"z","to":"a"}
+        {"edge":"Lives","from":"a","to":"z"}
+        """);
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    JsonNode load = json(loaded);
+    assertThat(load.path("nodes").findValuesAsText("name")).containsExactly("Zoo", "Ape");
+    assertThat(load.path("edges").findValuesAsText("name")).containsExactly("Lives", "Feeds");
+    assertThat(names(load.path("commit").path("table_versions"))).containsExactlyElementsOf(order);
+    String both = """
+        query both($z: String, $a: String) {
+          insert Ape { name: $a }
+          insert Zoo { name: $z }
+          insert Feeds { from: $z, to: $a }
+          insert Lives { from: $a, to: $z }
+        }
+        """;
+    HttpResponse<String> mutated = Http.postJson(u, "/graphs/lib/mutate", ALICE,
+        "{\"query\":" + quote(both) + ",\"params\":{\"z\":\"z2\",\"a\":\"a2\"}}");
+    assertThat(mutated.statusCode()).as(mutated.body()).isEqualTo(200);
+    JsonNode mutation = json(mutated);
+    assertThat(names(mutation.path("tables"))).containsExactlyElementsOf(order);
+    assertThat(names(mutation.path("commit").path("table_versions"))).containsExactlyElementsOf(order);
+    JsonNode commits = json(Http.get(u, "/graphs/lib/commits", ALICE)).path("commits");
+    assertThat(commits).hasSize(3).allSatisfy(c -> assertThat(names(c.path("table_versions"))).containsExactlyElementsOf(order));
+    String head = commits.get(0).path("graph_commit_id").asText();
+    assertThat(names(json(Http.get(u, "/graphs/lib/commits/" + head, ALICE)).path("table_versions")))
+        .containsExactlyElementsOf(order);
+    assertThat(json(Http.get(u, "/graphs/lib/snapshot", ALICE)).path("datasets").findValuesAsText("table_key"))
+        .containsExactlyElementsOf(order);
   }
 
   @Test
@@ -514,7 +571,7 @@ class ServerHttpTest {
       slow.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"inflight\"}}\n");
       // wait until the load is in its handler: alice's next write is then refused with 429 (cap 1)
       int status = 0;
-      for (int i = 0; i < 500 && status != 429; i++) {
+      for (int i = 0; i < 3000 && status != 429; i++) { // a bound, not a timing: about a minute
         status = Http.postJson(u, "/graphs/lib/mutate", ALICE, "{\"query\":\"x\"}").statusCode();
         if (status != 429) {
           sleep(20);
@@ -522,7 +579,21 @@ class ServerHttpTest {
       }
       assertThat(status).isEqualTo(429);
       CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
-      Thread.sleep(300); // let the stop begin; the write is still in flight (its body is not finished)
+      // Wait until the stop has begun (new requests are refused or answered 503); the write is still
+      // in flight, its body not finished.
+      for (int i = 0; i < 1500; i++) {
+        try {
+          if (Http.get(u, "/healthz", null).statusCode() != 200) {
+            break;
+          }
+        } catch (AssertionError refused) { // Http.send wraps the refused connection's IOException
+          break;
+        }
+        sleep(20);
+      }
+      // A pause longer than the 1 s after which the stop closes idle connections: a connection whose
+      // request is in the handler is kept until the stop deadline.
+      sleep(2_000);
       slow.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"inflight2\"}}\n");
       slow.endChunks();
       assertThat(slow.response()).startsWith("HTTP/1.1 200");

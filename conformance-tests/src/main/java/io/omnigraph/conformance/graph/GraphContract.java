@@ -12,18 +12,22 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
+import io.omnigraph.api.MaintenancePolicy;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreconditionFailedException;
 import io.omnigraph.api.NotFoundException;
+import io.omnigraph.api.OpenOptions;
 import io.omnigraph.api.PreparedMutation;
 import io.omnigraph.api.PreparedQuery;
 import io.omnigraph.api.QueryOptions;
 import io.omnigraph.api.QueryResult;
 import io.omnigraph.api.QueryParams;
+import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.ResourceLimitException;
 import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.api.WriteWarning;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -95,8 +99,29 @@ public abstract class GraphContract {
   /** @return the actor every write of this binding is recorded under */
   protected abstract String actor();
 
+  /**
+   * @param schema the {@code .pg} source
+   * @param options how the engine behind the binding opens the graph (its maintenance policy)
+   * @return a fresh, empty graph with that schema, opened with {@code options}; closed by the suite
+   */
+  protected abstract Graph createGraph(String schema, OpenOptions options);
+
+  /**
+   * Makes every automatic maintenance run of the engine behind this binding fail after its table
+   * effect (so recovery has an interrupted optimize to resolve) until the handle is closed.
+   *
+   * @return the handle that disarms the failure
+   */
+  protected abstract AutoCloseable failAutomaticMaintenance();
+
   protected final Graph create(String schema) {
     Graph g = createGraph(schema);
+    opened.add(g);
+    return g;
+  }
+
+  protected final Graph create(String schema, OpenOptions options) {
+    Graph g = createGraph(schema, options);
     opened.add(g);
     return g;
   }
@@ -259,6 +284,39 @@ public abstract class GraphContract {
     assertThat(head.actor()).isEqualTo(actor());
     assertThat(head.message()).isEqualTo("m1");
     assertThat(export(g)).contains("Salt Roads");
+  }
+
+  @Test
+  public void aFailureAfterAPublishedWriteIsAWarningWithItsTypedCause() throws Exception {
+    // Two graphs whose next write on node:Author is the first past the maintenance threshold (2 fragments).
+    OpenOptions lowThreshold = OpenOptions.defaults().withMaintenance(MaintenancePolicy.atFragments(2));
+    Graph loaded = create(SCHEMA, lowThreshold);
+    Graph mutated = create(SCHEMA, lowThreshold);
+    loaded.load(LoadMode.APPEND, in(DATA), opts());
+    mutated.load(LoadMode.APPEND, in(DATA), opts());
+    LoadResult load;
+    MutationResult mutation;
+    try (AutoCloseable failing = failAutomaticMaintenance()) {
+      load = loaded.load(LoadMode.APPEND, in("{\"type\":\"Author\",\"data\":{\"handle\":\"lind\"}}\n"), opts());
+      mutation = mutated.mutate(MUTATIONS, "add_author", QueryParams.of(Map.of("handle", "hale", "name", "E. Hale")), mopts());
+    }
+    for (List<WriteWarning> warnings : List.of(load.warnings(), mutation.warnings())) {
+      assertThat(warnings).as(warnings == load.warnings() ? "load" : "mutation").singleElement().satisfies(w -> {
+        assertThat(w.code()).isEqualTo(WriteWarning.MAINTENANCE_FAILED);
+        assertThat(w.message()).isNotBlank();
+        assertThat(w.cause()).isInstanceOf(RecoveryRequiredException.class);
+        assertKind(w.cause(), 503, "recovery_required");
+        assertThat(w.cause().detail()).containsInstanceOf(ErrorDetail.RecoveryRequired.class);
+      });
+    }
+    // The writes themselves are published.
+    assertThat(loaded.commits()).extracting(CommitInfo::id).contains(load.commitId());
+    assertThat(mutated.commits()).extracting(CommitInfo::id).contains(mutation.commitId());
+    assertThat(export(loaded)).contains("lind");
+    assertThat(export(mutated)).contains("E. Hale");
+    // With the failure gone, the next write (its maintenance runs and succeeds) has no warning.
+    assertThat(loaded.load(LoadMode.APPEND, in("{\"type\":\"Book\",\"data\":{\"isbn\":\"9\",\"title\":\"T\"}}\n"),
+        opts()).warnings()).isEmpty();
   }
 
   @Test

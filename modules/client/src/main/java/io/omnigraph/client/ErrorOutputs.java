@@ -42,6 +42,18 @@ public final class ErrorOutputs {
       String text = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8);
       return new InternalErrorException("the server answered " + status + " without an ErrorOutput body: " + text, null);
     }
+    return rebuild(status, root);
+  }
+
+  /**
+   * @param status the HTTP status the failure has (of the response, or the {@code status} of a write warning)
+   * @param root an ErrorOutput object ({@code {error, code?, <detail>?}})
+   * @return the exception the embedded engine would have thrown
+   */
+  public static OmnigraphException rebuild(int status, JsonNode root) {
+    if (root == null || !root.isObject() || !root.path("error").isTextual()) {
+      return new InternalErrorException("the server sent " + status + " without an ErrorOutput: " + root, null);
+    }
     String message = root.get("error").textValue();
     String code = root.path("code").asText("");
     ErrorDetail detail = detail(root);

@@ -14,6 +14,7 @@ import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.LoadResult;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.MutationResult;
+import io.omnigraph.api.WriteWarning;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.PreparedMutation;
@@ -159,7 +160,7 @@ public final class HttpGraph implements Graph {
     Map<String, Long> phases = new LinkedHashMap<>();
     r.path("phase_nanos").fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asLong()));
     return new LoadResult(r.path("commit").path("graph_commit_id").asText(), LoadMode.parse(r.path("mode").asText()),
-        r.path("rows_read").asLong(), rows, phases);
+        r.path("rows_read").asLong(), rows, phases, warnings(r));
   }
 
   // --- mutations ---
@@ -186,7 +187,15 @@ public final class HttpGraph implements Graph {
     JsonNode commit = r.path("commit");
     return new MutationResult(r.path("query_name").asText(),
         commit.isObject() ? commit.path("graph_commit_id").asText() : null,
-        r.path("affected_nodes").asLong(), r.path("affected_edges").asLong(), tables);
+        r.path("affected_nodes").asLong(), r.path("affected_edges").asLong(), tables, warnings(r));
+  }
+
+  /** The {@code warnings} of a load or mutation answer, each rebuilt with its typed cause. */
+  private static List<WriteWarning> warnings(JsonNode r) {
+    List<WriteWarning> out = new ArrayList<>();
+    r.path("warnings").forEach(w -> out.add(new WriteWarning(w.path("code").asText(), w.path("message").asText(),
+        ErrorOutputs.rebuild(w.path("status").asInt(500), w.path("error")))));
+    return out;
   }
 
   @Override
@@ -454,7 +463,9 @@ public final class HttpGraph implements Graph {
           d.path("published_dataset_version").asLong(), text(d, "native_dataset_branch"), d.path("entity_count").asLong()));
     }
     return new io.omnigraph.api.SnapshotInfo(r.path("graph_branch").asText(), r.path("graph_commit_id").asText(),
-        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(), datasets);
+        r.path("graph_manifest_version").asLong(), r.path("internal_schema_version").asInt(),
+        // the wire lists them in schema order; SnapshotInfo's are sorted by table key
+        datasets.stream().sorted(java.util.Comparator.comparing(io.omnigraph.api.SnapshotInfo.Dataset::tableKey)).toList());
   }
 
   @Override

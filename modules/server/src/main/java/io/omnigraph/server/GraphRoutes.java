@@ -98,9 +98,14 @@ final class GraphRoutes {
     return List.copyOf(r);
   }
 
+  /** The one table order of every JSON map and list (main's schema order, see {@link TableOrder}). */
+  private static TableOrder order(Exchange x) {
+    return TableOrder.of(x.graph.schema());
+  }
+
   private static void snapshot(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
-    x.sendJson(200, Wire.snapshot(x.graph.snapshot(x.queryParam("branch"))));
+    x.sendJson(200, Wire.snapshot(x.graph.snapshot(x.queryParam("branch")), order(x)));
   }
 
   private static void schema(Exchange x) {
@@ -121,7 +126,7 @@ final class GraphRoutes {
     String source = Exchange.requiredText(body, "schema_source");
     io.omnigraph.api.SchemaApplyResult r = x.graph.applySchema(source,
         new io.omnigraph.api.SchemaApplyOptions(Exchange.bool(body, "allow_data_loss"), x.actor, Exchange.text(body, "message")));
-    ObjectNode o = Wire.schemaApply(r, r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null));
+    ObjectNode o = Wire.schemaApply(r, r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null), order(x));
     if (x.actor != null) {
       o.put("actor_id", x.actor);
     }
@@ -149,7 +154,7 @@ final class GraphRoutes {
     if (r.commitId() == null) {
       o.putNull("commit");
     } else {
-      o.set("commit", x.graph.commit(r.commitId()).map(Wire::commit).orElse(null));
+      o.set("commit", x.graph.commit(r.commitId()).map(c -> Wire.commit(c, order(x))).orElse(null));
     }
     o.put("created", r.created());
     com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("indexes");
@@ -169,7 +174,7 @@ final class GraphRoutes {
   private static void commits(Exchange x) {
     x.allowQueryParams(Set.of("branch"));
     String branch = x.queryParam("branch");
-    x.sendJson(200, Wire.commits(branch == null ? x.graph.commits() : x.graph.commits(branch)));
+    x.sendJson(200, Wire.commits(branch == null ? x.graph.commits() : x.graph.commits(branch), order(x)));
   }
 
   static com.fasterxml.jackson.databind.node.ObjectNode branchJson(io.omnigraph.api.BranchInfo b) {
@@ -229,7 +234,7 @@ final class GraphRoutes {
     String id = x.pathValues.get("commit_id");
     CommitInfo c = x.graph.commit(id).orElseThrow(() -> new NotFoundException("no commit '" + id + "' in this graph",
         new ErrorDetail.Validation(null, null, "commit_id", "unknown_commit")));
-    x.sendJson(200, Wire.commit(c));
+    x.sendJson(200, Wire.commit(c, order(x)));
   }
 
   private static final Set<String> MUTATE_FIELDS = Set.of("query", "query_source", "name", "query_name", "params", "params_json",
@@ -251,7 +256,7 @@ final class GraphRoutes {
         expected == null || expected.isBlank() ? null : expected.trim()).withBranch(branch);
     MutationResult r = x.graph.mutate(query, name, params, options);
     CommitInfo c = r.commitId() == null ? null : x.graph.commit(r.commitId()).orElse(null);
-    x.sendJson(200, Wire.mutation(r, branch == null ? "main" : branch, x.actor, c));
+    x.sendJson(200, Wire.mutation(r, branch == null ? "main" : branch, x.actor, c, order(x)));
   }
 
   private static void prepare(Exchange x) {
@@ -359,7 +364,8 @@ final class GraphRoutes {
   }
 
   private static ObjectNode loadOutput(Exchange x, LoadResult r, LoadTarget target) {
-    ObjectNode o = Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null), target.branch(), target.created());
+    ObjectNode o = Wire.load(r, x.actor, x.graph.commit(r.commitId()).orElse(null), target.branch(), target.created(),
+        order(x));
     if (target.baseBranch() != null) {
       o.put("base_branch", target.baseBranch());
     }

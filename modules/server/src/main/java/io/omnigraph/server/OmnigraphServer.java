@@ -10,13 +10,21 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -260,17 +268,55 @@ public final class OmnigraphServer implements AutoCloseable {
       HttpConfiguration http = new HttpConfiguration();
       http.setSendServerVersion(false);
       http.setSendDateHeader(true);
-      ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+      long stopMillis = stopTimeout.toMillis();
+      Set<EndPoint> handling = ConcurrentHashMap.newKeySet();
+      ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http)) {
+        @Override
+        public CompletableFuture<Void> shutdown() {
+          // Jetty gives every open connection the 1 s shutdown idle timeout: that ends idle keep-alive
+          // connections. A connection whose request is still being handled keeps its client until the
+          // stop deadline instead, so a write in flight is never cut because its client paused for a
+          // second; the deadline itself still ends it.
+          CompletableFuture<Void> done = super.shutdown();
+          handling.forEach(ep -> ep.setIdleTimeout(stopMillis));
+          return done;
+        }
+      };
       connector.setHost(host);
       connector.setPort(port);
       // Long loads and exports keep a connection busy without I/O; do not cut them.
       connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());
-      // During a graceful stop a connection idle for more than 1 s is closed (Jetty's shutdown idle
-      // timeout): that is what ends idle keep-alive connections, so it stays at 1 s; a request whose
-      // client sends nothing for that long during the stop is cut like any other at the deadline.
+      // During a graceful stop a connection without a request in the handler that is idle for more
+      // than 1 s is closed (Jetty's shutdown idle timeout): that ends idle keep-alive connections.
       jetty.addConnector(connector);
       Map<String, Graph> served = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(graphs));
-      jetty.setHandler(new GracefulHandler(new ApiHandler(settings, served)));
+      Handler.Wrapper tracking = new Handler.Wrapper(new ApiHandler(settings, served)) {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+          EndPoint ep = request.getConnectionMetaData().getConnection().getEndPoint();
+          handling.add(ep);
+          if (connector.isShutdown()) { // the stop began while this request came in
+            ep.setIdleTimeout(stopMillis);
+          }
+          Callback done = Callback.from(callback.getInvocationType(), () -> {
+            handling.remove(ep);
+            callback.succeeded();
+          }, failure -> {
+            handling.remove(ep);
+            callback.failed(failure);
+          });
+          boolean handled = false;
+          try {
+            handled = super.handle(request, response, done);
+            return handled;
+          } finally {
+            if (!handled) {
+              handling.remove(ep);
+            }
+          }
+        }
+      };
+      jetty.setHandler(new GracefulHandler(tracking));
       jetty.setErrorHandler(new JsonErrorHandler());
       jetty.setStopTimeout(stopTimeout.toMillis());
       jetty.setStopAtShutdown(false);

@@ -9,9 +9,9 @@ import io.omnigraph.api.LoadResult;
 import io.omnigraph.api.MutationResult;
 import io.omnigraph.api.RecoveryRecord;
 import io.omnigraph.api.SchemaInfo;
+import io.omnigraph.api.WriteWarning;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The JSON bodies of the routes (docs/server.md, "Routes"): the reference server's field names, plus
@@ -27,7 +27,7 @@ final class Wire {
   }
 
   /** CommitOutput: {@code graph_commit_id, graph_branch, graph_manifest_version, parent_commit_id, ...}. */
-  static ObjectNode commit(CommitInfo c) {
+  static ObjectNode commit(CommitInfo c, TableOrder order) {
     ObjectNode o = object();
     o.put("graph_commit_id", c.id());
     o.put("graph_branch", c.branch());
@@ -48,19 +48,19 @@ final class Wire {
       o.put("message", c.message());
     }
     ObjectNode tables = o.putObject("table_versions");
-    new TreeMap<>(c.tableVersions()).forEach(tables::put);
+    order.sorted(c.tableVersions()).forEach(tables::put);
     return o;
   }
 
-  static ObjectNode commits(List<CommitInfo> commits) {
+  static ObjectNode commits(List<CommitInfo> commits, TableOrder order) {
     ObjectNode o = object();
     ArrayNode a = o.putArray("commits");
-    commits.forEach(c -> a.add(commit(c)));
+    commits.forEach(c -> a.add(commit(c, order)));
     return o;
   }
 
   /** {@code {branch, query_name, affected_nodes, affected_edges, actor_id, commit, tables}}. */
-  static ObjectNode mutation(MutationResult r, String branch, String actor, CommitInfo commit) {
+  static ObjectNode mutation(MutationResult r, String branch, String actor, CommitInfo commit, TableOrder order) {
     ObjectNode o = object();
     o.put("branch", branch);
     o.put("query_name", r.queryName());
@@ -70,22 +70,45 @@ final class Wire {
       o.put("actor_id", actor);
     }
     if (commit != null) {
-      o.set("commit", commit(commit));
+      o.set("commit", commit(commit, order));
     } else {
       o.putNull("commit");
     }
     ObjectNode tables = o.putObject("tables");
-    r.tables().forEach((k, t) -> {
+    order.sorted(r.tables()).forEach((k, t) -> {
       ObjectNode n = tables.putObject(k);
       n.put("inserted", t.inserted());
       n.put("updated", t.updated());
       n.put("deleted", t.deleted());
     });
+    o.set("warnings", warnings(r.warnings()));
     return o;
   }
 
+  /**
+   * {@code [{code, message, status, error}]}: what went wrong after a write was published without
+   * failing it (docs/server.md, "Warnings"); {@code error} is the follow-up failure's ErrorOutput and
+   * {@code status} the status it would have had as an error, so a client rebuilds the same exception.
+   */
+  static ArrayNode warnings(List<WriteWarning> warnings) {
+    ArrayNode a = JSON.createArrayNode();
+    for (WriteWarning w : warnings) {
+      ObjectNode n = a.addObject();
+      n.put("code", w.code());
+      n.put("message", w.message());
+      n.put("status", w.cause().httpStatus());
+      try {
+        n.set("error", JSON.readTree(w.cause().toJson()));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("OmnigraphException.toJson() is not JSON", e);
+      }
+    }
+    return a;
+  }
+
   /** {@code {branch, branch_created, mode, nodes:[{name, entities_loaded}], edges, total_entities, actor_id, commit}}. */
-  static ObjectNode load(LoadResult r, String actor, CommitInfo commit, String branch, boolean branchCreated) {
+  static ObjectNode load(LoadResult r, String actor, CommitInfo commit, String branch, boolean branchCreated,
+      TableOrder order) {
     ObjectNode o = object();
     o.put("branch", branch);
     o.put("branch_created", branchCreated);
@@ -93,7 +116,7 @@ final class Wire {
     ArrayNode nodes = o.putArray("nodes");
     ArrayNode edges = o.putArray("edges");
     long total = 0;
-    for (Map.Entry<String, Long> e : new TreeMap<>(r.rowsByTable()).entrySet()) {
+    for (Map.Entry<String, Long> e : order.sorted(r.rowsByTable()).entrySet()) {
       String key = e.getKey();
       int colon = key.indexOf(':');
       ObjectNode n = (key.startsWith("edge:") ? edges : nodes).addObject();
@@ -106,9 +129,10 @@ final class Wire {
     if (actor != null) {
       o.put("actor_id", actor);
     }
-    o.set("commit", commit == null ? null : commit(commit));
+    o.set("commit", commit == null ? null : commit(commit, order));
     ObjectNode phases = o.putObject("phase_nanos");
     r.phaseNanos().forEach(phases::put);
+    o.set("warnings", warnings(r.warnings()));
     return o;
   }
 
@@ -128,14 +152,15 @@ final class Wire {
    * [{entity_kind, type_name, table_key, dataset_path, published_dataset_version, native_dataset_branch,
    * entity_count}]}}.
    */
-  static ObjectNode snapshot(io.omnigraph.api.SnapshotInfo s) {
+  static ObjectNode snapshot(io.omnigraph.api.SnapshotInfo s, TableOrder order) {
     ObjectNode o = object();
     o.put("graph_branch", s.branch());
     o.put("graph_commit_id", s.commitId());
     o.put("graph_manifest_version", s.manifestVersion());
     o.put("internal_schema_version", s.internalSchemaVersion());
     ArrayNode ds = o.putArray("datasets");
-    for (io.omnigraph.api.SnapshotInfo.Dataset d : s.datasets()) {
+    for (io.omnigraph.api.SnapshotInfo.Dataset d : s.datasets().stream()
+        .sorted(java.util.Comparator.comparing(io.omnigraph.api.SnapshotInfo.Dataset::tableKey, order)).toList()) {
       ObjectNode n = ds.addObject();
       n.put("entity_kind", d.entityKind());
       n.put("type_name", d.typeName());
@@ -189,7 +214,7 @@ final class Wire {
   }
 
   /** {@code {uri, applied, schema_identity, commit, steps}}; {@code commit} is a CommitOutput or {@code null}. */
-  static ObjectNode schemaApply(io.omnigraph.api.SchemaApplyResult r, CommitInfo commit) {
+  static ObjectNode schemaApply(io.omnigraph.api.SchemaApplyResult r, CommitInfo commit, TableOrder order) {
     ObjectNode o = object();
     o.put("uri", r.uri());
     o.put("applied", r.applied());
@@ -197,7 +222,7 @@ final class Wire {
     if (commit == null) {
       o.putNull("commit");
     } else {
-      o.set("commit", commit(commit));
+      o.set("commit", commit(commit, order));
     }
     o.set("steps", steps(r.steps()));
     return o;

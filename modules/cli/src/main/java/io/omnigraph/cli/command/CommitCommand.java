@@ -1,5 +1,6 @@
 package io.omnigraph.cli.command;
 
+import io.omnigraph.server.TableOrder;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.omnigraph.api.CommitInfo;

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code omnigraph serve} in a child JVM stopped by SIGTERM (docs/server.md, "Starting it"): a write
- * in flight finishes and is answered (its client keeps sending for seconds after the signal), the
+ * in flight finishes and is answered (its client keeps sending for seconds after the signal, pausing
+ * once for longer than the 1 s that ends idle connections during a stop), the
  * process exits with 143 (128 + SIGTERM, the JVM's status after a signal) and its commit is there; a
  * write still in flight at the {@code --stop-timeout} deadline is cut off and leaves nothing published.
  */
@@ -137,6 +138,27 @@ class ServeSignalTest {
     throw new AssertionError("the slow load never got in flight");
   }
 
+  /**
+   * Waits until the stop has begun: a new request is no longer answered with 200 (the graceful stop
+   * answers 503, or the connection is refused once the acceptor is closed).
+   */
+  private static void awaitStopping(URI u) throws Exception {
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    for (int i = 0; i < 1500; i++) {
+      try {
+        int status = http.send(HttpRequest.newBuilder(u.resolve("/healthz")).timeout(Duration.ofSeconds(30))
+            .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        if (status != 200) {
+          return;
+        }
+      } catch (IOException refused) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the server never began to stop");
+  }
+
   @Test
   void sigtermLetsAWriteInFlightFinishThenExits() throws Exception {
     String root = init();
@@ -145,9 +167,12 @@ class ServeSignalTest {
       load.row("before-term");
       awaitInFlight(u);
       server.destroy(); // SIGTERM
-      // the stop has begun; the load keeps reading its body for a few seconds
+      awaitStopping(u);
+      // The stop has begun; the load keeps sending its body for seconds, with one pause longer than
+      // the 1 s after which the stop closes idle connections: a connection whose request is in the
+      // handler is not idle-closed, only the --stop-timeout deadline ends it.
       for (int i = 0; i < 12; i++) {
-        Thread.sleep(200);
+        Thread.sleep(i == 6 ? 2_000 : 200);
         load.row("after-term-" + i);
       }
       load.write("0\r\n\r\n");
