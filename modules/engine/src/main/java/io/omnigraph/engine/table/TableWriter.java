@@ -517,20 +517,17 @@ public final class TableWriter {
     try (TableSnapshot s = reader.openLatest(source)) {
       lance(main.uri(), () -> {
         Ref ref = fromBranch == null ? Ref.ofMain(fromVersion) : Ref.ofBranch(fromBranch, fromVersion);
-        // The handle createBranch returns has no allocator (unusable for scans): close it at once.
-        // The storage options go along explicitly: the two-argument createBranch passes none, and
-        // Lance then builds the branch's object store without them (on S3: no endpoint, no region).
-        java.util.Map<String, String> options = main.storageOptions();
-        try (Dataset created = options == null || options.isEmpty() ? s.dataset().createBranch(name, ref)
-            : s.dataset().createBranch(name, ref, options)) {
+        // The returned handle has no allocator: close it at once. Pass the storage options: the
+        // 2-argument createBranch sends none (on S3 the branch's store then has no endpoint, no region).
+        java.util.Map<String, String> o = main.storageOptions();
+        try (Dataset created = o == null || o.isEmpty() ? s.dataset().createBranch(name, ref) : s.dataset().createBranch(name, ref, o)) {
           return created.version();
         }
       });
     }
     // Lance writes the branch's record and first version 0600 (docs/cli.md, "File modes").
     io.omnigraph.engine.storage.LocalFileModes.nativeBranch(main, name);
-    return reader.branch(main, name).orElseThrow(() -> new InternalErrorException(
-        "Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
+    return reader.branch(main, name).orElseThrow(() -> new InternalErrorException("Lance created branch " + name + " of " + main.uri() + " but does not list it", null));
   }
 
   /**
@@ -752,7 +749,6 @@ public final class TableWriter {
   }
 
   // ---------------------------------------------------------------- internals
-
 
   private record DeletionPlan(List<FragmentMetadata> updated, List<Long> removed) {}
 
