@@ -207,4 +207,23 @@ class BranchWritesTest {
     add("main", "bob");
     assertThat(export("main")).contains("bob");
   }
+
+  @Test
+  void aForkLeftWithAnOrphanDiscardedCommitIsReplacedWhenTheBranchIsCreatedAgain() {
+    graph.createBranch("dev", null);
+    // The write forks Person on dev and commits there, then fails before publishing; deleting dev
+    // orphans it (the fork's ref keeps that commit: dev's manifest never named the ref).
+    try (var armed = Failpoints.arm(Failpoints.TABLE_COMMIT_AFTER, FailAction.error())) {
+      assertThatThrownBy(() -> add("dev", "ada")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.deleteBranch("dev");
+    graph.close();
+    graph = Omnigraph.open(root.toString());
+    assertThat(graph.recoveries()).extracting(RecoveryRecord::kind).containsExactly("OrphanDiscarded");
+    // Same name, same fork point: the leftover ref has the exact parent but a commit past it.
+    graph.createBranch("dev", null);
+    add("dev", "bob");
+    assertThat(export("dev")).contains("bob").doesNotContain("ada");
+    assertThat(export("main")).doesNotContain("ada", "bob");
+  }
 }
