@@ -96,10 +96,35 @@ final class Adjacency {
     }
   }
 
-  /** Empties the process-wide cache (tests). */
+  /** Empties the process-wide cache and the use counts (tests). */
   static synchronized void clearCache() {
     CACHE.clear();
+    USES.clear();
     cachedEdges = 0;
+  }
+
+  /** Expansions per edge table version not built yet (most recently used 256 versions). */
+  private static final Map<String, Integer> USES = new LinkedHashMap<>(16, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+      return size() > 256;
+    }
+  };
+
+  /** One build per this many edges must be earned by expansions of the version (see {@link #hot}). */
+  static final long EDGES_PER_USE = 10_000;
+
+  /**
+   * Counts one expansion of that table version by a read query and says whether the version is
+   * hot: expanded at least {@code 2 + edges / }{@value #EDGES_PER_USE} times, so the indexed
+   * expansions it has paid for (about one Lance scan each) are worth about one build of its CSR
+   * (docs/queries.md, "Traversal strategies").
+   */
+  static synchronized boolean hot(TableSnapshot table, long edges) {
+    int uses = USES.merge(key(table), 1, Integer::sum);
+    return uses >= 2 + edges / EDGES_PER_USE;
   }
 
   /** Location, version and the version's commit time: a dataset re-created at the same location is a new key. */

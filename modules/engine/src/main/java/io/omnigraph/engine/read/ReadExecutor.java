@@ -399,6 +399,8 @@ final class ReadExecutor {
     private final Op.Expand x;
     private final Sink next;
     private Adjacency csr;
+    /** Whether this expansion was counted as a use of its edge table version ({@link Adjacency#hot}). */
+    private boolean counted;
 
     ExpandSink(Op.Expand x, Sink next) {
       this.x = x;
@@ -625,7 +627,8 @@ final class ReadExecutor {
      * expansion probes (an indexed expansion would then be a full scan of the edge table per level
      * and piece, while the CSR costs one scan and serves every later query of that table version);
      * otherwise the cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|}
-     * (CSR). An edge table of more than {@link Adjacency#MAX_EDGES} rows always expands indexed.
+     * (CSR). An edge table of more than {@link Adjacency#MAX_EDGES} rows always expands indexed; a
+     * version expanded often enough ({@link Adjacency#hot}) gets its CSR.
      */
     private boolean useCsr(int frontier) {
       String forced = forcedStrategy();
@@ -636,8 +639,15 @@ final class ReadExecutor {
       if (Adjacency.isCached(snap.table(table))) {
         return true;
       }
-      if (snap.entry(table).rowCount() > Adjacency.MAX_EDGES) {
+      long edgeRows = snap.entry(table).rowCount();
+      if (edgeRows > Adjacency.MAX_EDGES) {
         return false; // never built: the cache's bound holds for every table, one too large included
+      }
+      if (!counted) {
+        counted = true;
+        if (Adjacency.hot(snap.table(table), edgeRows)) {
+          return true;
+        }
       }
       if (x.maxHops() > INDEXED_MAX_HOPS || Math.max(frontier, expectedSources()) > INDEXED_MAX_FRONTIER) {
         return true;

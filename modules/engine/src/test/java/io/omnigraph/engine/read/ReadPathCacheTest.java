@@ -75,7 +75,7 @@ class ReadPathCacheTest {
   }
 
   @Test
-  void withEndpointIndexesOneSourceProbesTheIndex() {
+  void withEndpointIndexesOneSourceProbesTheIndexUntilTheVersionIsHot() {
     try (Graph g = ReadFixture.create(dir)) {
       g.ensureIndices();
       Adjacency.clearCache();
@@ -84,6 +84,10 @@ class ReadPathCacheTest {
       assertThat(ReadFixture.rows(g, "query q() { match { $a: Person { name: \"ada\" }  $a knows $b }"
           + " return { $b.name } order { $b.name } }")).containsExactly("{\"b.name\":\"ada\"}", "{\"b.name\":\"bob\"}");
       assertThat(stats.get(0)).containsKey("expand indexed Knows").doesNotContainKey("expand csr Knows");
+      // the second expansion of the same version (2 + edges / 10,000 = 2 uses) builds its CSR
+      assertThat(ReadFixture.rows(g, "query q() { match { $a: Person { name: \"ada\" }  $a knows $b }"
+          + " return { $b.name } order { $b.name } }")).containsExactly("{\"b.name\":\"ada\"}", "{\"b.name\":\"bob\"}");
+      assertThat(stats.get(1)).containsKey("expand csr Knows").doesNotContainKey("expand indexed Knows");
     }
   }
 
