@@ -218,19 +218,51 @@ final class Adjacency {
    */
   Map<String, List<String>> oneHop(Collection<String> sources, Op.Dir dir, boolean sameType) {
     Map<String, List<String>> out = new HashMap<>(sources.size() * 2);
-    int[] buf = new int[16];
-    int[] count = new int[1];
-    BitSet seen = new BitSet();
+    OneHop hop = new OneHop(dir, sameType);
     for (String s : sources) {
       int i = indexOf(s);
-      if (i < 0) {
-        out.put(s, List.of());
-        continue;
+      int n = i < 0 ? 0 : hop.of(i);
+      List<String> found = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) {
+        found.add(ids[hop.found[k]]);
       }
+      out.put(s, found);
+    }
+    return out;
+  }
+
+  /** @return how many nodes have an edge in this table */
+  int nodes() {
+    return ids.length;
+  }
+
+  /**
+   * One-hop destinations of one source at a time as dense indexes, in {@link #oneHop}'s order (the
+   * source first when a same-type self-loop reaches it, then its distinct neighbours in adjacency
+   * order). Reuses its buffers: {@link #found} is valid until the next call.
+   */
+  final class OneHop {
+    private final Op.Dir dir;
+    private final boolean sameType;
+    private int[] buf = new int[16];
+    private final int[] count = new int[1];
+    private final BitSet seen = new BitSet();
+    int[] found = new int[16];
+
+    OneHop(Op.Dir dir, boolean sameType) {
+      this.dir = dir;
+      this.sameType = sameType;
+    }
+
+    /** @return how many destinations node {@code i} has; they are {@code found[0..n)} */
+    int of(int i) {
       count[0] = 0;
       buf = neighbors(i, dir, buf, count);
       int n = count[0];
-      List<String> found = new ArrayList<>(n + 1);
+      if (found.length < n + 1) {
+        found = new int[Math.max(n + 1, found.length * 2)];
+      }
+      int m = 0;
       boolean selfLoop = false;
       for (int k = 0; k < n; k++) {
         int w = buf[k];
@@ -238,18 +270,19 @@ final class Adjacency {
           selfLoop = true;
         } else if (!seen.get(w)) {
           seen.set(w);
-          found.add(ids[w]);
+          found[m++] = w;
         }
       }
       for (int k = 0; k < n; k++) {
         seen.clear(buf[k]);
       }
       if (selfLoop) {
-        found.add(0, s);
+        System.arraycopy(found, 0, found, 1, m);
+        found[0] = i;
+        m++;
       }
-      out.put(s, found);
+      return m;
     }
-    return out;
   }
 
   /** Calls {@code each} with every neighbour of {@code id} in that direction (once per edge). */

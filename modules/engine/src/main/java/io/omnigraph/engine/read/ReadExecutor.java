@@ -32,6 +32,12 @@ final class ReadExecutor {
   /** Traversal chooser thresholds (docs/queries.md, "Traversal strategies"). */
   static final int INDEXED_MAX_HOPS = 6;
   static final int INDEXED_MAX_FRONTIER = 1024;
+  /** A one-hop CSR expansion memoises hydrated destinations per CSR node up to this many nodes (8 MB of references). */
+  static final int MEMO_MAX_NODES = 1 << 20;
+  /** ... and forgets them once more than this many are held. */
+  static final int MEMO_MAX_ROWS = 1 << 16;
+  /** A destination that failed its filters (memo marker). */
+  private static final Entity NONE_ROW = new Entity("", null, null, Entity.NONE);
 
   /** Stops the root scan once a limit without ordering is reached (passes through the table layer unclassified). */
   static final class Stop extends UncheckedIOException {
@@ -90,7 +96,7 @@ final class ReadExecutor {
     vectorScan = vectorIndexFor(root.binding());
     scans.vectorScan = vectorScan;
     try {
-      scan(root.binding(), null, entities -> {
+      scans.scan(root.binding(), null, entities -> {
         count("root rows", entities.size());
         List<Row> rows = new ArrayList<>(entities.size());
         for (Entity e : entities) {
@@ -239,7 +245,7 @@ final class ReadExecutor {
     List<Entity> side = crossSides.get(b);
     if (side == null) {
       List<Entity> all = new ArrayList<>();
-      scan(b, null, all::addAll);
+      scans.scan(b, null, all::addAll);
       crossSides.put(b, all);
       side = all;
     }
@@ -282,7 +288,7 @@ final class ReadExecutor {
             VarCharVector id = (VarCharVector) batch.getVector("id");
             org.apache.arrow.vector.Float4Vector score = (org.apache.arrow.vector.Float4Vector) batch.getVector("_score");
             for (int i = 0; i < batch.getRowCount(); i++) {
-              out.put(text(id, i), (double) score.get(i));
+              out.put(BindingScans.text(id, i), (double) score.get(i));
             }
           });
     } else {
@@ -294,7 +300,7 @@ final class ReadExecutor {
         VarCharVector col = (VarCharVector) batch.getVector(s.column);
         for (int i = 0; i < batch.getRowCount(); i++) {
           if (!col.isNull(i)) {
-            bm25.add(text(id, i), text(col, i));
+            bm25.add(BindingScans.text(id, i), BindingScans.text(col, i));
           }
         }
       });
@@ -313,7 +319,7 @@ final class ReadExecutor {
     for (ReadPlan.Order arm : f.arms) {
       java.util.PriorityQueue<Object[]> top = new java.util.PriorityQueue<>((x, y) -> -armCompare(arm, x, y));
       Entity[] slots = new Entity[this.slots];
-      scan(b, null, es -> {
+      scans.scan(b, null, es -> {
         for (Entity e : es) {
           slots[b.slot] = e;
           Object key = arm.val().fn().apply(slots);
@@ -374,22 +380,6 @@ final class ReadExecutor {
     return snap.hasIndex(root.tableKey(), index) ? n : null;
   }
 
-  private void scan(Binding b, RowFilter extra, Consumer<List<Entity>> out) {
-    scans.scan(b, extra, out);
-  }
-
-  private Map<String, Entity> hydrate(Binding b, Collection<String> ids) {
-    return scans.hydrate(b, ids);
-  }
-
-  private static List<List<Object>> chunks(Collection<String> ids) {
-    return BindingScans.chunks(ids);
-  }
-
-  private static String text(VarCharVector v, int i) {
-    return BindingScans.text(v, i);
-  }
-
   // ------------------------------------------------------------------ traversal
 
   /** One edge reached from a source: the edge row and the node at its other end. */
@@ -423,9 +413,21 @@ final class ReadExecutor {
       count("rows expanded " + x.edge().name(), rows.size());
       int fs = x.from().slot;
       int ts = x.to().slot;
+      boolean plainOneHop = x.edgeVar() == null && !x.closing() && x.minHops() == 1 && x.maxHops() == 1;
+      if (plainOneHop && csr != null && csr.nodes() <= MEMO_MAX_NODES) {
+        oneHop(rows);
+        return;
+      }
       Set<String> sources = new LinkedHashSet<>();
       for (Row r : rows) {
         sources.add(r.slots[fs].id());
+      }
+      if (plainOneHop && csr == null && useCsr(sources.size())) {
+        csr = Adjacency.of(snap, x.edge().tableKey());
+        if (csr.nodes() <= MEMO_MAX_NODES) {
+          oneHop(rows);
+          return;
+        }
       }
       List<Row> out = new ArrayList<>();
       if (x.edgeVar() != null) {
@@ -434,7 +436,7 @@ final class ReadExecutor {
         if (!x.closing() && x.to().needsRow()) {
           Set<String> want = new HashSet<>();
           hits.values().forEach(l -> l.forEach(h -> want.add(h.other())));
-          dst = hydrate(x.to(), want);
+          dst = scans.hydrate(x.to(), want);
         }
         for (Row r : rows) {
           for (Hit h : hits.getOrDefault(r.slots[fs].id(), List.of())) {
@@ -456,7 +458,7 @@ final class ReadExecutor {
         if (!x.closing() && x.to().needsRow()) {
           Set<String> want = new HashSet<>();
           reached.values().forEach(want::addAll);
-          dst = hydrate(x.to(), want);
+          dst = scans.hydrate(x.to(), want);
         }
         Map<String, Set<String>> reachedSets = x.closing() ? new HashMap<>() : null;
         for (Row r : rows) {
@@ -473,6 +475,70 @@ final class ReadExecutor {
             if (d != null) {
               emit(out, r.with(ts, d));
             }
+          }
+        }
+      }
+      if (!out.isEmpty()) {
+        next.push(out);
+      }
+    }
+
+    /** Per CSR node: its hydrated destination row ({@link #NONE_ROW}: filtered out), once looked up by this expansion. */
+    private Entity[] memo;
+    private int memoFilled;
+
+    /**
+     * A one-hop expansion over the CSR (docs/queries.md, "Traversals"): each row's destinations as
+     * dense indexes, in the order {@link Adjacency#oneHop} reports them, hydrated once per
+     * destination and expansion (the memo holds one reference per CSR node).
+     */
+    private void oneHop(List<Row> rows) {
+      count("expand csr " + x.edge().name());
+      if (memoFilled > MEMO_MAX_ROWS) {
+        memo = null; // bounded: at most this many destination rows are remembered
+        memoFilled = 0;
+      }
+      int fs = x.from().slot;
+      int ts = x.to().slot;
+      boolean needs = x.to().needsRow();
+      Adjacency a = csr;
+      Adjacency.OneHop hop = a.new OneHop(x.dir(), x.sameType());
+      int[] at = new int[rows.size()];
+      if (needs) {
+        if (memo == null) {
+          memo = new Entity[a.nodes()];
+        }
+        List<String> missing = new ArrayList<>();
+        for (int k = 0; k < rows.size(); k++) {
+          at[k] = a.indexOf(rows.get(k).slots[fs].id());
+          int n = at[k] < 0 ? 0 : hop.of(at[k]);
+          for (int j = 0; j < n; j++) {
+            int w = hop.found[j];
+            if (memo[w] == null) {
+              memo[w] = NONE_ROW;
+              memoFilled++;
+              missing.add(a.id(w));
+            }
+          }
+        }
+        if (!missing.isEmpty()) {
+          for (Entity e : scans.hydrate(x.to(), missing).values()) {
+            memo[a.indexOf(e.id())] = e;
+          }
+        }
+      } else {
+        for (int k = 0; k < rows.size(); k++) {
+          at[k] = a.indexOf(rows.get(k).slots[fs].id());
+        }
+      }
+      List<Row> out = new ArrayList<>();
+      for (int k = 0; k < rows.size(); k++) {
+        int n = at[k] < 0 ? 0 : hop.of(at[k]);
+        for (int j = 0; j < n; j++) {
+          int w = hop.found[j];
+          Entity d = needs ? memo[w] : Entity.idOnly(a.id(w));
+          if (d != NONE_ROW) {
+            emit(out, rows.get(k).with(ts, d));
           }
         }
       }
@@ -598,14 +664,14 @@ final class ReadExecutor {
       count("expand indexed " + x.edge().name());
       return ids -> {
         Map<String, List<String>> m = new HashMap<>();
-        for (List<Object> chunk : chunks(ids)) {
+        for (List<Object> chunk : BindingScans.chunks(ids)) {
           snap.scan(x.edge().tableKey(), List.of("src", "dst"), endpointFilter(chunk), batch -> {
             VarCharVector s = (VarCharVector) batch.getVector("src");
             VarCharVector d = (VarCharVector) batch.getVector("dst");
             count("edge rows read", batch.getRowCount());
             for (int i = 0; i < batch.getRowCount(); i++) {
-              String a = text(s, i);
-              String b = text(d, i);
+              String a = BindingScans.text(s, i);
+              String b = BindingScans.text(d, i);
               if (x.dir() != Op.Dir.IN && ids.contains(a)) {
                 m.computeIfAbsent(a, k -> new ArrayList<>()).add(b);
               }
@@ -696,8 +762,8 @@ final class ReadExecutor {
       count("expand edge-bound " + x.edge().name());
       Map<String, List<Hit>> m = new HashMap<>();
       Binding ev = x.edgeVar();
-      for (List<Object> chunk : chunks(sources)) {
-        scan(ev, endpointFilter(chunk), edges -> {
+      for (List<Object> chunk : BindingScans.chunks(sources)) {
+        scans.scan(ev, endpointFilter(chunk), edges -> {
           count("edge rows read", edges.size());
           for (Entity e : edges) {
             if (x.dir() != Op.Dir.IN && sources.contains(e.src())) {
