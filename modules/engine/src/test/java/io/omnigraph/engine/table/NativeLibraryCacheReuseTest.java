@@ -50,14 +50,15 @@ class NativeLibraryCacheReuseTest {
     Path cache = tmp.resolve("cache");
     Path jvmTmp = Files.createDirectories(tmp.resolve("jvm-tmp"));
 
-    String first = probe(cache, jvmTmp, tmp.resolve("g1"));
+    Path graph = tmp.resolve("g");
+    String first = probe(cache, jvmTmp, "init", graph);
     Path library = Path.of(first);
     assertThat(library).startsWith(cache.toRealPath()).hasFileName("liblance_jni.so");
     Object inode = Files.getAttribute(library, "unix:ino");
     FileTime written = Files.getLastModifiedTime(library);
     assertThat(temporaryCopies(jvmTmp)).as("no jar-jni copy in java.io.tmpdir").isEmpty();
 
-    String second = probe(cache, jvmTmp, tmp.resolve("g2"));
+    String second = probe(cache, jvmTmp, "open", graph);
 
     assertThat(second).as("the second JVM maps the cached file").isEqualTo(first);
     assertThat(Files.getAttribute(library, "unix:ino")).as("not extracted again").isEqualTo(inode);
@@ -69,8 +70,8 @@ class NativeLibraryCacheReuseTest {
   }
 
   /** Runs {@link Probe} in a class-path child JVM and returns the path it mapped the library from. */
-  private static String probe(Path cache, Path jvmTmp, Path graph) {
-    ChildJvm.Result r = ChildJvm.main(Probe.class, graph.toString())
+  private static String probe(Path cache, Path jvmTmp, String how, Path graph) {
+    ChildJvm.Result r = ChildJvm.main(Probe.class, how, graph.toString())
         .properties(Map.of(NativeLibraryCache.CACHE_PROPERTY, cache.toString(), "java.io.tmpdir", jvmTmp.toString()))
         .run(Duration.ofMinutes(3));
     assertThat(r.exitCode()).as(r.output()).isZero();
@@ -97,10 +98,10 @@ class NativeLibraryCacheReuseTest {
     return paths.get(0);
   }
 
-  /** A child JVM that embeds the engine on the class path: creates a graph, prints what it mapped. */
+  /** A child JVM that embeds the engine on the class path: creates or opens a graph, prints what it mapped. */
   public static final class Probe {
     public static void main(String[] args) throws IOException {
-      try (Graph g = Omnigraph.init(args[0], SCHEMA)) {
+      try (Graph g = "init".equals(args[0]) ? Omnigraph.init(args[1], SCHEMA) : Omnigraph.open(args[1])) {
         System.out.println(MAPPED + mappedLanceLibrary());
       }
     }
