@@ -10,6 +10,8 @@ module io.omnigraph.cli {
   requires io.omnigraph.api;
   requires info.picocli;
   requires com.fasterxml.jackson.databind;
+  // LanceExit asks NativeLibraryCache whether Lance was loaded
+  requires io.omnigraph.nativelib;
   // server lane: omnigraph serve and --server
   requires io.omnigraph.server;
   requires io.omnigraph.client;
