@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.omnigraph.api.CommitInfo;
-import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.LoadMode;
