@@ -40,7 +40,7 @@ import org.lance.WriteParams;
  *
  * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench-insert -DskipTests [-Dbench.insert.args="--base 100000 --ops 100 --engine mutate"]</pre>
  *
- * <p>{@code --flat s3} runs {@link FlatWriteBenchmark} instead (flat write cost with automatic maintenance).
+ * <p>{@code --flat s3} or {@code --flat local} runs {@link FlatWriteBenchmark} instead (flat write cost with automatic maintenance).
  *
  * Prints p50 and p99 per implementation and size and the p50 ratio engine/raw.
  */
@@ -177,7 +177,7 @@ public final class InsertBenchmark {
     return sorted[Math.max(0, rank - 1)] / 1e6;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -31,7 +31,7 @@ class S3InsertRequestsTest {
   @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
 
   @Test
-  void aOneRowInsertMakesABoundedListedSetOfRequestsIncludingTheLease() throws Exception {
+  void aOneRowInsertMakesExactlyTheListedRequests() throws Exception {
     S3ProxyServer server = S3.server();
     try (FaultProxy proxy = FaultProxy.start(server.endpoint())) {
       String bucket = server.createBucket();
@@ -50,18 +50,48 @@ class S3InsertRequestsTest {
           lines.add(r.sequence() + " " + r.method() + " " + r.target() + " -> " + r.status());
           byKind.merge(r.method() + " " + topLevel(path), 1, Integer::sum);
         }
+        List<String> described = requests.stream().map(r -> describe(r, "graphs/requests/")).toList();
         Path out = Path.of(System.getProperty("basedir", ".")).resolve("target/s3-insert-requests.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, "requests of one 1-row append load: " + requests.size() + "\n" + byKind + "\n"
-            + String.join("\n", lines) + "\n");
+            + String.join("\n", lines) + "\n\n" + String.join("\n", described) + "\n");
         System.out.println("S3 requests per 1-row insert: " + requests.size() + " " + byKind);
         assertThat(requests).allMatch(r -> r.status() < 500);
         assertThat(requests.stream().filter(r -> r.path().endsWith("/" + io.omnigraph.engine.write.WriteLease.PATH)))
             .extracting(RecordedRequest::method).containsExactly("PUT", "PUT"); // IfMatch on the version the warm-up released, then release
-        assertThat(requests.size()).isLessThan(200);
+        // Exactly the requests docs/maintenance.md lists, each with its reason: any request more
+        // (or a different one) fails here.
+        assertThat(described).as(String.join("\n", described)).containsExactlyInAnyOrderElementsOf(FRESH_INSERT);
+        assertThat(requests).hasSize(FRESH_INSERT.size());
       }
     }
   }
+
+  /**
+   * The requests of a 1-row append load into a graph with one earlier insert, as {@link #describe}
+   * writes them, in protocol order (docs/maintenance.md, "Request count of a 1-row insert").
+   */
+  static final List<String> FRESH_INSERT = List.of(
+      "LIST __recovery/", // entry barrier
+      "LIST __manifest/_versions/", // capture: the latest manifest version (the handle kept it)
+      "GET nodes/*/data/*.lance", // strict-insert id probe
+      "PUT nodes/*/data/*.lance", // the staged fragment
+      "PUT __write_lease.json", // take the lease
+      "LIST __manifest/_versions/", // revalidate the token inside the effect window
+      "LIST __recovery/", // under-gate re-list
+      "LIST nodes/*/_versions/", // the table's live HEAD equals its pin
+      "PUT __recovery/*.json", // arm the sidecar
+      "LIST nodes/*/_versions/", // Lance's commit: latest version
+      "PUT nodes/*/_transactions/*.txn", // Lance's commit: transaction
+      "PUT nodes/*/_versions/*.manifest", // Lance's commit: the new version
+      "PUT __recovery/*.json", // confirm the sidecar
+      "PUT __manifest/data/*.lance", // publish: the new manifest rows
+      "PUT __manifest/_deletions/*.arrow", // publish: the replaced graph_head row, by address
+      "LIST __manifest/_versions/", // publish commit: latest version
+      "PUT __manifest/_transactions/*.txn", // publish commit: transaction
+      "PUT __manifest/_versions/*.manifest", // publish commit: the new version
+      "DELETE __recovery/*.json", // retire the sidecar
+      "PUT __write_lease.json"); // release the lease
 
   /**
    * The same count after 20 earlier inserts: the publish's merge-insert and the strict-insert probe
@@ -127,12 +157,14 @@ class S3InsertRequestsTest {
       try (Graph g = Omnigraph.init(uri, PeopleGraph.SCHEMA, options)) {
         io.omnigraph.api.PreparedMutation add = g.prepareMutation(INSERT, "add");
         List<int[]> counts = new ArrayList<>(); // {write, requests, maintenance ran}
+        List<List<String>> lists = new ArrayList<>();
         long automatic = 0;
         for (int i = 1; i <= earlier + 2 * threshold; i++) {
           proxy.clearLog();
           var r = g.mutate(add, io.omnigraph.api.QueryParams.of(Map.of("name", "p" + i, "age", i)),
               io.omnigraph.api.MutationOptions.defaults());
           int n = proxy.requests().size();
+          lists.add(proxy.requests().stream().map(q -> describe(q, "graphs/flat/")).toList());
           assertThat(r.warnings()).isEmpty();
           long now = g.commits().stream().filter(c -> io.omnigraph.engine.maintenance.AutoMaintenance.MESSAGE
               .equals(c.message())).count();
@@ -142,6 +174,13 @@ class S3InsertRequestsTest {
         StringBuilder report = new StringBuilder("write requests maintenance\n");
         counts.forEach(c -> report.append(c[0]).append(' ').append(c[1]).append(c[2] == 1 ? " maintenance" : "")
             .append('\n'));
+        for (int k = 1; k < counts.size(); k++) {
+          if (counts.get(k - 1)[2] == 1) { // the first write after a maintenance run, next to write 2
+            report.append("\nwrite 2:\n").append(String.join("\n", lists.get(1))).append("\n\nwrite ").append(k + 1)
+                .append(" (the first after a maintenance run):\n").append(String.join("\n", lists.get(k))).append('\n');
+            break;
+          }
+        }
         Path out = Path.of(System.getProperty("basedir", ".")).resolve("target/s3-insert-requests-maintained.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report.toString());
@@ -170,6 +209,39 @@ class S3InsertRequestsTest {
         }
       }
     }
+  }
+
+  /**
+   * One request as {@code METHOD path} relative to the graph root, a LIST as {@code LIST <prefix>},
+   * with the names that change from run to run (table directories, data, version, transaction,
+   * deletion and sidecar files) replaced by {@code *}.
+   */
+  static String describe(RecordedRequest r, String graphPrefix) {
+    String method = r.method();
+    String path = r.path().replaceFirst("^/[^/]+/?", "");
+    if (r.query().contains("list-type=2")) {
+      method = "LIST";
+      path = "";
+      for (String kv : r.query().split("&")) {
+        if (kv.startsWith("prefix=")) {
+          path = java.net.URLDecoder.decode(kv.substring("prefix=".length()), java.nio.charset.StandardCharsets.UTF_8);
+        }
+      }
+    }
+    if (path.startsWith(graphPrefix)) {
+      path = path.substring(graphPrefix.length());
+    }
+    String[] seg = path.split("/", -1);
+    if (seg.length > 1 && (seg[0].equals("nodes") || seg[0].equals("edges"))) {
+      seg[1] = "*";
+    }
+    String last = seg[seg.length - 1];
+    String dir = seg.length > 1 ? seg[seg.length - 2] : "";
+    int dot = last.lastIndexOf('.');
+    if (dot > 0 && List.of("data", "_versions", "_transactions", "_deletions", "__recovery").contains(dir)) {
+      seg[seg.length - 1] = "*" + last.substring(dot);
+    }
+    return method + " " + String.join("/", seg);
   }
 
   private static String topLevel(String path) {

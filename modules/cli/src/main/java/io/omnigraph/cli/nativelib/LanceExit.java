@@ -1,5 +1,6 @@
 package io.omnigraph.cli.nativelib;
 
+import io.omnigraph.nativelib.NativeLibraryCache;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.omnigraph.cli.nativelib;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.cli.CliRun;
+import io.omnigraph.nativelib.NativeLibraryCache;
 import io.omnigraph.testkit.jvm.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -165,9 +165,14 @@ public final class Optimize {
             }
             int after;
             long rows;
-            try (TableSnapshot s = tables.reader().openAt(p.location(), v)) {
-              after = tables.reader().fragmentCount(s);
-              rows = tables.reader().countRows(s);
+            // Kept open afterwards: the next write on this table stages on exactly this version
+            // (docs/maintenance.md, "Request count of a 1-row insert").
+            TableSnapshot counted = tables.reader().openAt(p.location(), v);
+            try {
+              after = tables.reader().fragmentCount(counted);
+              rows = tables.reader().countRows(counted);
+            } finally {
+              tables.reader().keep(counted);
             }
             if (v != p.entry().version()) {
               ManifestPublisher.TableUpdate u = new ManifestPublisher.TableUpdate(identity(p.spec()), key, v, rows,
@@ -217,8 +222,11 @@ public final class Optimize {
         // The compacted version is the manifest's HEAD, which every reader opens: durable before optimize returns.
         g.manifest().durability().syncOnce(tables.reader(),
             List.of(new io.omnigraph.engine.storage.CommitDurability.TableCommit(manifest, mHead, v)));
-        try (TableSnapshot s = tables.reader().openAt(manifest, v)) {
-          mAfter = tables.reader().fragmentCount(s);
+        TableSnapshot compacted = tables.reader().openAt(manifest, v);
+        try {
+          mAfter = tables.reader().fragmentCount(compacted);
+        } finally {
+          g.manifest().keep(compacted); // the next write captures this version with one LIST
         }
       }
       return new OptimizeResult(commitId, done, mBefore, mAfter);

@@ -9,6 +9,7 @@ import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.engine.failpoint.Failpoints;
+import io.omnigraph.engine.table.AddressedUpdate;
 import io.omnigraph.engine.table.RetryableCommitConflict;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
@@ -151,10 +152,20 @@ public final class ManifestPublisher {
    * @param snapshot the opened manifest version
    * @param state its state
    */
-  public record Base(TableSnapshot snapshot, ManifestState state) implements AutoCloseable {
+  public record Base(TableSnapshot snapshot, ManifestState state, ManifestStore store) implements AutoCloseable {
+    /** A base closed with its snapshot. */
+    public Base(TableSnapshot snapshot, ManifestState state) {
+      this(snapshot, state, null);
+    }
+
+    /** Closes the snapshot, or gives it back to the store that opened it (kept while it is the latest). */
     @Override
     public void close() {
-      snapshot.close();
+      if (store == null) {
+        snapshot.close();
+      } else {
+        store.keep(snapshot);
+      }
     }
   }
 
@@ -167,7 +178,7 @@ public final class ManifestPublisher {
   public Base openBase(String branch) {
     TableSnapshot s = manifest.openLatest(branch);
     try {
-      return new Base(s, manifest.read(s));
+      return new Base(s, manifest.read(s), manifest);
     } catch (RuntimeException e) {
       s.close();
       throw e;
@@ -234,7 +245,9 @@ public final class ManifestPublisher {
         if (request.catalog().schemaIrHash() != null) {
           rows.add(ManifestRow.graphSchema(request.catalog().schemaIrHash(), l.commitId()));
         }
-        rows.add(ManifestStore.headRow(branch, l.commitId(), parent));
+        // The head row goes first: a publish that replaces no other row writes it at offset 0 of its
+        // new fragment, so the next publish knows its address (AddressedUpdate).
+        rows.add(0, ManifestStore.headRow(branch, l.commitId(), parent));
         // Validate the folded result before writing, so an invalid batch never advances the manifest.
         // A merge-insert on object_id: a row replaces the base row of the same id (a re-registration).
         Map<String, ManifestRow> folded = new java.util.LinkedHashMap<>();
@@ -244,9 +257,26 @@ public final class ManifestPublisher {
         beforeMerge.run();
         Failpoints.hit(Failpoints.PUBLISH_BEFORE);
         VersionStamp committed;
+        long newHead = -1;
         try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
             snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
-          committed = tables.writer().mergeRowsOnKeyStamped(snapshot, ManifestStore.PATH, "object_id", root);
+          // A commit that replaces no row but the branch's head row deletes that row by its address
+          // instead of a merge-insert, which would read every data and deletion file of the version to
+          // find it (docs/write-protocol.md, "7. Publish"); the conflict rules are the same.
+          long head = onlyHeadReplaced(request, state) ? manifest.headRowAddress(snapshot, branch) : -1;
+          TableSnapshot out;
+          if (head >= 0) {
+            AddressedUpdate.Committed c = AddressedUpdate.replaceRow(tables.allocator(), snapshot, ManifestStore.PATH,
+                head, root);
+            out = c.snapshot();
+            newHead = c.addedRowsAddress();
+          } else {
+            out = tables.writer().mergeRowsOnKeyAndOpen(snapshot, ManifestStore.PATH, "object_id", root);
+          }
+          // The new version's handle is kept: the next write captures and revalidates against it
+          // with one LIST each while no other writer published (ManifestStore.keep).
+          committed = out.stamp();
+          manifest.keep(out);
         }
         long version = committed.version();
         try {
@@ -271,7 +301,7 @@ public final class ManifestPublisher {
             : request.catalog().schemaIrHash();
         ManifestState after = new ManifestState(version, published, heads, commits, schemaHash);
         // The merge landed at exactly snapshot + 1 (TableStore checks), so the fold is that version's state.
-        manifest.published(snapshot, committed, after);
+        manifest.published(snapshot, committed, after, branch, newHead);
         Failpoints.hit(Failpoints.PUBLISH_AFTER);
         return after;
       } catch (RetryableCommitConflict e) {
@@ -313,6 +343,28 @@ public final class ManifestPublisher {
       }
     }
     return durability.sync(tables.reader(), commits);
+  }
+
+  /**
+   * Whether every row of {@code request}'s commit is new at {@code state} except the branch's
+   * {@code graph_head} row: no catalog change, a head row to replace, a commit id not yet recorded,
+   * and every table version above the highest one recorded for its table (the highest
+   * {@code table_version} row of a table is its published version, so a higher one has no row).
+   */
+  private static boolean onlyHeadReplaced(PublishRequest request, ManifestState state) {
+    CatalogDelta c = request.catalog();
+    if (!c.registrations().isEmpty() || !c.tombstones().isEmpty() || c.schemaIrHash() != null
+        || state.headCommitId(request.branch()).isEmpty() || state.commit(request.lineage().commitId()).isPresent()) {
+      return false;
+    }
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (TableUpdate u : request.updates()) {
+      Optional<TableEntry> t = state.table(u.tableKey());
+      if (!keys.add(u.tableKey()) || t.isEmpty() || u.version() <= t.get().version()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void check(PublishRequest request, ManifestState state) {

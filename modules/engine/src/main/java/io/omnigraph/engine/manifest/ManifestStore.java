@@ -40,7 +40,15 @@ public final class ManifestStore {
    */
   private volatile Known known;
 
-  private record Known(String uri, VersionStamp stamp, ManifestState state) {
+  /**
+   * @param heads per graph branch, the address of its {@code graph_head} row in that version, where
+   *     known (the publish that made the version wrote it; docs/write-protocol.md, "7. Publish")
+   */
+  private record Known(String uri, VersionStamp stamp, ManifestState state, Map<String, Long> heads) {
+    Known(String uri, VersionStamp stamp, ManifestState state) {
+      this(uri, stamp, state, Map.of());
+    }
+
     boolean is(TableSnapshot s) {
       return uri.equals(s.location().uri()) && stamp.equals(s.stamp());
     }
@@ -110,8 +118,11 @@ public final class ManifestStore {
 
   /** @return the latest state of a graph branch's manifest */
   public ManifestState readLatest(String branch) {
-    try (TableSnapshot s = openLatest(branch)) {
+    TableSnapshot s = openLatest(branch);
+    try {
       return read(s);
+    } finally {
+      keep(s);
     }
   }
 
@@ -182,6 +193,23 @@ public final class ManifestStore {
    * @throws UnsupportedStorageVersionException when the stamp is not {@value ManifestCodec#STAMP}
    */
   public TableSnapshot openLatest() {
+    // The version this handle kept (its last publish, or the last one it opened): one LIST tells
+    // whether it is still the latest, and then it is used as is instead of being read again.
+    java.util.Optional<TableSnapshot> kept = tables.reader().takeKept(location);
+    if (kept.isPresent()) {
+      TableSnapshot k = kept.get();
+      boolean latest;
+      try {
+        latest = tables.reader().latestVersion(k) == k.version();
+      } catch (RuntimeException e) {
+        k.close();
+        throw e;
+      }
+      if (latest) {
+        return k;
+      }
+      k.close();
+    }
     TableSnapshot s;
     try {
       s = tables.reader().openLatest(location);
@@ -213,6 +241,20 @@ public final class ManifestStore {
         return k.state();
       }
       return scan(s);
+    }
+  }
+
+  /**
+   * Gives back a handle on a version of main's manifest that {@link #openLatest()} (or a publish)
+   * returned, so that the next {@link #openLatest()} costs one LIST while that version is still the
+   * latest (docs/maintenance.md, "Request count of a 1-row insert"); a handle on another location
+   * (a branch's manifest) is closed. The caller no longer closes {@code s}.
+   */
+  public void keep(TableSnapshot s) {
+    if (s.location().uri().equals(location.uri())) {
+      tables.reader().keep(s);
+    } else {
+      s.close();
     }
   }
 
@@ -258,16 +300,37 @@ public final class ManifestStore {
     if (k != null && k.is(manifest)) {
       return k.state();
     }
-    ManifestState state = scan(manifest);
-    known = new Known(manifest.location().uri(), stamp, state);
-    return state;
+    Scanned scanned = scanned(manifest);
+    known = new Known(manifest.location().uri(), stamp, scanned.state(), scanned.heads());
+    return scanned.state();
   }
 
   /** Scans one manifest version and assembles its visible state, never from the cache. */
   ManifestState scan(TableSnapshot manifest) {
+    return scanned(manifest).state();
+  }
+
+  /** A scanned version: its state and the address of each branch's single {@code graph_head} row. */
+  private record Scanned(ManifestState state, Map<String, Long> heads) {}
+
+  private Scanned scanned(TableSnapshot manifest) {
     List<ManifestRow> rows = new ArrayList<>();
-    tables.reader().scan(manifest, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
-    return assemble(manifest.version(), rows);
+    Map<String, Long> heads = new HashMap<>();
+    java.util.Set<String> twice = new java.util.HashSet<>();
+    tables.reader().scanWithRowAddress(manifest, ManifestCodec.READ_COLUMNS, root -> {
+      List<ManifestRow> batch = ManifestCodec.fromArrow(root);
+      org.apache.arrow.vector.UInt8Vector addresses = (org.apache.arrow.vector.UInt8Vector) root.getVector("_rowaddr");
+      for (int i = 0; i < batch.size(); i++) {
+        ManifestRow r = batch.get(i);
+        if (ManifestRow.GRAPH_HEAD.equals(r.objectType())
+            && heads.put(r.objectId().substring("graph_head:".length()), addresses.get(i)) != null) {
+          twice.add(r.objectId().substring("graph_head:".length()));
+        }
+      }
+      rows.addAll(batch);
+    });
+    heads.keySet().removeAll(twice);
+    return new Scanned(assemble(manifest.version(), rows), Map.copyOf(heads));
   }
 
   /**
@@ -275,12 +338,30 @@ public final class ManifestStore {
    * the version its merge was based on plus the rows it merged, valid because the merge landed at
    * exactly base + 1 (docs/write-protocol.md, "7. Publish": the returned state is the fold, no re-scan).
    */
-  void published(TableSnapshot base, VersionStamp stamp, ManifestState state) {
+  void published(TableSnapshot base, VersionStamp stamp, ManifestState state, String branch, long headRow) {
     if (stamp.version() != state.manifestVersion()) {
       throw new IllegalArgumentException("state of manifest version " + state.manifestVersion()
           + " recorded for version " + stamp.version());
     }
-    known = new Known(base.location().uri(), stamp, state);
+    known = new Known(base.location().uri(), stamp, state, headRow < 0 ? Map.of() : Map.of(branch, headRow));
+  }
+
+  /**
+   * The address of {@code branch}'s {@code graph_head} row in the version {@code manifest} pins: known
+   * without I/O when this store published or scanned that version, otherwise found by scanning it
+   * (and remembered for that version).
+   *
+   * @return the row address (fragment id in the high 32 bits, offset in the low), or -1 when the
+   *     version has no such row or more than one
+   */
+  long headRowAddress(TableSnapshot manifest, String branch) {
+    Known k = known;
+    if (k != null && k.is(manifest) && k.heads().containsKey(branch)) {
+      return k.heads().get(branch);
+    }
+    Scanned scanned = scanned(manifest);
+    known = new Known(manifest.location().uri(), manifest.stamp(), scanned.state(), scanned.heads());
+    return scanned.heads().getOrDefault(branch, -1L);
   }
 
   static ManifestState assemble(long manifestVersion, List<ManifestRow> rows) {

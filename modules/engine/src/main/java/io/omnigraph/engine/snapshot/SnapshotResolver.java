@@ -173,8 +173,11 @@ public final class SnapshotResolver {
 
   /** @return the latest manifest state of main */
   public ManifestState latest() {
-    try (TableSnapshot m = manifest.openLatest()) {
+    TableSnapshot m = manifest.openLatest();
+    try {
       return manifest.read(m);
+    } finally {
+      manifest.keep(m); // the write that captured this version revalidates against it (one LIST, no GET)
     }
   }
 

@@ -42,6 +42,7 @@ public final class TableReader {
   /** Shared by every open, so metadata and index caches survive from one version to the next. */
   private final org.lance.Session session;
   private final SharedDatasets shared = new SharedDatasets();
+  private final KeptDatasets kept = new KeptDatasets();
 
   TableReader(BufferAllocator allocator, org.lance.Session session) {
     this.allocator = allocator;
@@ -78,6 +79,10 @@ public final class TableReader {
    * @throws NotFoundException when the dataset or the version does not exist
    */
   public TableSnapshot openAt(LanceLocation location, long version) {
+    Optional<TableSnapshot> k = kept.take(location.uri(), version);
+    if (k.isPresent()) {
+      return k.get();
+    }
     return lance(location.uri(), () -> new TableSnapshot(location, Dataset.open(allocator, location.uri(),
         new ReadOptions.Builder().setVersion(version).setStorageOptions(location.storageOptions()).setSession(session)
             .build())));
@@ -96,9 +101,25 @@ public final class TableReader {
             .build())));
   }
 
-  /** Closes the shared datasets that no reader holds (the store is closing). */
+  /** Closes the shared datasets that no reader holds and the kept ones (the store is closing). */
   void closeShared() {
     shared.close();
+    kept.close();
+  }
+
+  /**
+   * Keeps an owned handle on a version of a main ref open for the next {@link #openAt} of exactly
+   * that version, or for {@link #takeKept} (see {@link KeptDatasets}); the caller gives up the
+   * handle. Only for datasets whose location cannot be re-created with other content at the same
+   * version: main refs of tables and {@code __manifest}, never a branch ref.
+   */
+  public void keep(TableSnapshot s) {
+    kept.keep(s);
+  }
+
+  /** @return the handle kept for {@code location} (any version), now the caller's, or empty */
+  public Optional<TableSnapshot> takeKept(LanceLocation location) {
+    return kept.take(location.uri());
   }
 
   /** @return the live HEAD version of the dataset at {@code location} */
@@ -106,6 +127,17 @@ public final class TableReader {
     try (TableSnapshot s = openLatest(location)) {
       return s.version();
     }
+  }
+
+  /**
+   * {@link #latestVersionOf}, keeping the opened HEAD for the next {@link #openAt} of that version
+   * (maintenance on a main ref: the next write stages on, or captures, exactly that version).
+   */
+  public long latestVersionKept(LanceLocation location) {
+    TableSnapshot s = openLatest(location);
+    long v = s.version();
+    kept.keep(s);
+    return v;
   }
 
   /** @return the latest committed version of the snapshot's dataset (its live HEAD) */
@@ -138,6 +170,11 @@ public final class TableReader {
       b.filter(filter.sql());
     }
     scanWith(s, b.build(), batches);
+  }
+
+  /** {@link #scan} of every row with its address, in a UInt8 column {@code _rowaddr}. */
+  public void scanWithRowAddress(TableSnapshot s, List<String> columns, Consumer<VectorSchemaRoot> batches) {
+    scanWith(s, new ScanOptions.Builder().columns(columns).withRowAddress(true).build(), batches);
   }
 
   /**

@@ -29,7 +29,6 @@ import org.lance.FragmentMetadata;
 import org.lance.Transaction;
 import org.lance.WriteParams;
 import org.lance.merge.MergeInsertParams;
-import org.lance.merge.MergeInsertResult;
 import org.lance.operation.Append;
 import org.lance.Ref;
 import org.lance.operation.Delete;
@@ -603,7 +602,7 @@ public final class TableWriter {
         return null;
       });
     }
-    return reader.latestVersionOf(location);
+    return reader.latestVersionKept(location);
   }
 
   /**
@@ -685,35 +684,35 @@ public final class TableWriter {
    * @throws RetryableCommitConflict a concurrent writer touched the same keys first; nothing landed
    */
   public long mergeRowsOnKey(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
-    return mergeRowsOnKeyStamped(s, tableKey, keyColumn, rows).version();
+    try (TableSnapshot out = mergeRowsOnKeyAndOpen(s, tableKey, keyColumn, rows)) {
+      return out.version();
+    }
   }
 
   /**
-   * {@link #mergeRowsOnKey}, returning the committed version's {@link VersionStamp} (read from the
-   * handle Lance returns, no extra I/O), so a caller can cache what it knows that version holds.
+   * {@link #mergeRowsOnKey}, returning the handle Lance gives back for the committed version (the
+   * caller closes or keeps it), so a caller can cache what that version holds and write on it next.
    */
-  public VersionStamp mergeRowsOnKeyStamped(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
+  public TableSnapshot mergeRowsOnKeyAndOpen(TableSnapshot s, String tableKey, String keyColumn, VectorSchemaRoot rows) {
     MergeInsertParams params = new MergeInsertParams(List.of(keyColumn)).withMatchedUpdateAll()
         .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll).withConflictRetries(0).withSkipAutoCleanup(true);
-    VersionStamp stamp = lance(s.location().uri(), () -> {
+    TableSnapshot out = lance(s.location().uri(), () -> {
       ArrowReader reader = ArrowBatches.reader(rows.getSchema(), List.of(rows), allocator);
       try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
         Data.exportArrayStream(allocator, reader, stream); // the stream now owns the reader
-        MergeInsertResult result = s.dataset().mergeInsert(params, stream);
-        try (TableSnapshot out = new TableSnapshot(s.location(), result.dataset())) {
-          return out.stamp();
-        }
+        return new TableSnapshot(s.location(), s.dataset().mergeInsert(params, stream).dataset());
       } catch (RuntimeException e) {
         throw LanceErrors.commitFailure(tableKey, e);
       }
     });
-    long committed = stamp.version();
+    long committed = out.version();
     if (committed != s.version() + 1) {
+      out.close();
       throw new ConflictException(tableKey + " merge landed at version " + committed + " instead of "
           + (s.version() + 1), new ErrorDetail.ReadSetConflict("table_head:" + tableKey,
               Long.toString(s.version() + 1), Long.toString(committed)));
     }
-    return stamp;
+    return out;
   }
 
   // ---------------------------------------------------------------- internals

@@ -436,12 +436,20 @@ public final class GraphWrite {
       long version = after.version();
       long rows;
       // The row count is read from the handle the commit returned: no second open of the new version.
-      try (after) {
+      // On main that handle is kept for the next write on this table, which stages against exactly
+      // this version (TableReader.keep; a branch ref is never kept).
+      try {
         Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
         rows = tables.reader().countRows(after);
         fragments.put(key, tables.reader().fragmentCount(after));
-      } catch (OmnigraphException ex) {
-        throw partial(operation, landed, key, ex);
+      } catch (RuntimeException ex) {
+        after.close();
+        throw ex instanceof OmnigraphException oe ? partial(operation, landed, key, oe) : ex;
+      }
+      if (GraphBranch.MAIN.equals(intent.branch()) && e.published().branch() == null) {
+        tables.reader().keep(after);
+      } else {
+        after.close();
       }
       updates.add(new ManifestPublisher.TableUpdate(
           new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),

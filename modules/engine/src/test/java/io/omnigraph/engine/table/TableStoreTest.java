@@ -266,6 +266,46 @@ class TableStoreTest {
     }
   }
 
+  /**
+   * The manifest publish's route for a commit that replaces only the head row (AddressedUpdate):
+   * it deletes that row by address and adds the new rows. Its compare-and-set is the merge-insert's:
+   * of two commits on the same base that replace the same row — by address or by a merge-insert on
+   * its key, in either order — Lance refuses the second and nothing of it lands.
+   */
+  /** @return the address of the row with {@code id} (fragment id in the high 32 bits) */
+  long address(TableSnapshot s, String id) {
+    Map<Integer, List<Integer>> at = store.reader().rowAddresses(s, TableReader.idFilterChunks(List.of(id)));
+    assertThat(at).hasSize(1);
+    Map.Entry<Integer, List<Integer>> e = at.entrySet().iterator().next();
+    assertThat(e.getValue()).hasSize(1);
+    return ((long) e.getKey() << 32) | e.getValue().get(0);
+  }
+
+  @Test
+  void replacingARowByAddressIsRefusedWhenAnotherCommitReplacedItFirst() {
+    commit(KeyedWriteMode.STRICT_INSERT, "a", 1, "b", 2);
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 5); VectorSchemaRoot b2 = rows("a", 6)) {
+      List<Long> at = List.of(address(s, "a"));
+      AddressedUpdate.Committed first = AddressedUpdate.replaceRow(store.allocator(), s, "__manifest", at.get(0), b1);
+      try (TableSnapshot out = first.snapshot()) {
+        assertThat(out.version()).isEqualTo(s.version() + 1);
+        assertThat(address(out, "a")).isEqualTo(first.addedRowsAddress());
+      }
+      assertThatThrownBy(() -> AddressedUpdate.replaceRow(store.allocator(), s, "__manifest", at.get(0), b2))
+          .isInstanceOf(RetryableCommitConflict.class);
+      assertThatThrownBy(() -> store.writer().mergeRowsOnKey(s, "__manifest", "id", b2))
+          .isInstanceOf(RetryableCommitConflict.class);
+    }
+    assertThat(contents(latest())).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 5L, "b", 2L)));
+    try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b1 = rows("a", 7); VectorSchemaRoot b2 = rows("a", 8)) {
+      long at = address(s, "a");
+      store.writer().mergeRowsOnKey(s, "__manifest", "id", b1);
+      assertThatThrownBy(() -> AddressedUpdate.replaceRow(store.allocator(), s, "__manifest", at, b2))
+          .isInstanceOf(RetryableCommitConflict.class);
+    }
+    assertThat(contents(latest())).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 7L, "b", 2L)));
+  }
+
   @Test
   void creatingAnExistingTableIsAConflict() {
     assertThatThrownBy(() -> store.writer().createTable(loc, "node:P", SCHEMA, List.of())).isInstanceOf(ConflictException.class);

@@ -1,4 +1,4 @@
-package io.omnigraph.cli.nativelib;
+package io.omnigraph.nativelib;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +35,8 @@ import java.util.zip.CheckedInputStream;
  * cache has no copy of that exact library yet.
  *
  * <p>Lance's ~180 MB JNI library used to be inflated into a fresh temporary file by every process
- * (most of a short CLI call). Here it is extracted once per library build: the cache entry's name
+ * (about 2 s of every JVM start: most of a short CLI call, and of a
+ * small bulk load in a fresh JVM). Here it is extracted once per library build: the cache entry's name
  * carries the jar, the platform directory and the entry's CRC-32, so a new Lance version gets a new
  * entry and an old one is never loaded by mistake.
  *

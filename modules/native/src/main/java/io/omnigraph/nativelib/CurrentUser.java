@@ -1,4 +1,4 @@
-package io.omnigraph.cli.nativelib;
+package io.omnigraph.nativelib;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
