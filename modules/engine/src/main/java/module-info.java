@@ -8,6 +8,9 @@
 module io.omnigraph.engine {
   requires io.omnigraph.api;
   requires lance.core;
+  // Lance loads its native library through this module's JarJniLoader (jar-jni is excluded): not named
+  // in the engine's code, required so that it is resolved on the module path (docs/library.md).
+  requires io.omnigraph.nativelib;
   requires org.apache.arrow.vector;
   requires org.apache.arrow.memory.core;
   requires org.apache.arrow.c;

@@ -16,7 +16,8 @@
  * <p>{@code io.omnigraph.testkit.tck}: the storage TCK's helpers for HTTP backends:
  * {@link io.omnigraph.testkit.tck.HttpFaultController} (faults and request counts through a
  * FaultProxy), {@link io.omnigraph.testkit.tck.HttpDialects} (S3, GCS, Azure Blob) and
- * {@link io.omnigraph.testkit.tck.HttpStoreBinding} (a whole binding). They need the TCK
+ * {@link io.omnigraph.testkit.tck.HttpStoreBinding} (a whole binding) and
+ * {@link io.omnigraph.testkit.tck.HttpStoreBindings} (one binding per adapter path of a test class). They need the TCK
  * ({@code io.omnigraph:omnigraph-conformance}, an optional dependency of the kit) on the path.
  * <p>{@code io.omnigraph.testkit.lance}: {@link io.omnigraph.testkit.lance.LanceSmoke}, the Lance
  * smoke test every backend runs through its {@code lanceLocation}. Lance and Arrow are optional

@@ -155,7 +155,7 @@ public final class WriterThroughputBenchmark {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens") || arg.startsWith("-Djava.io.tmpdir")) {
+      if (arg.startsWith("--add-opens") || arg.startsWith("-Djava.io.tmpdir") || arg.startsWith("-Domnigraph.native.cache=")) {
         cmd.add(arg);
       }
     }

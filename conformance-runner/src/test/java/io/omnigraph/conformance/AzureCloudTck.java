@@ -1,15 +1,13 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageException;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Azure Blob adapter against the whole contract on a real Azure container, named by
  * environment variables. Run only by the opt-in profile: {@code ./mvnw -Pcloud-tests -pl
- * conformance-tests -am verify} (the file name matches no default Surefire/Failsafe pattern; the
+ * conformance-runner -am verify} (the file name matches no default Surefire/Failsafe pattern; the
  * profile's {@code cloud-tck} execution includes {@code **}{@code /*CloudTck.java}).
  *
  * <ul>
@@ -29,26 +27,16 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_AZURE_CONTAINER", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_AZURE_CONTAINER is not set: no real Azure container to run the TCK against")
 class AzureCloudTck extends StorageAdapterContract {
-  private static CloudRun run;
-
-  @BeforeAll
-  static void fromEnvironment() {
-    run = CloudRun.fromEnvironment("azure (real)", "az", "OMNIGRAPH_AZURE_CONTAINER", "OMNIGRAPH_AZURE_PREFIX", Map.of(
-        "OMNIGRAPH_AZURE_ACCOUNT", "account",
-        "OMNIGRAPH_AZURE_CONNECTION_STRING", "connection-string",
-        "OMNIGRAPH_AZURE_ACCOUNT_KEY", "account-key",
-        "OMNIGRAPH_AZURE_SAS_TOKEN", "sas-token"));
-  }
-
-  @AfterAll
-  static void deleteRunPrefix() throws StorageException {
-    if (run != null) {
-      run.deleteRunPrefix();
-    }
-  }
+  @RegisterExtension
+  static final CloudRun RUN = new CloudRun("azure (real)", "az", "OMNIGRAPH_AZURE_CONTAINER", "OMNIGRAPH_AZURE_PREFIX",
+      Map.of(
+          "OMNIGRAPH_AZURE_ACCOUNT", "account",
+          "OMNIGRAPH_AZURE_CONNECTION_STRING", "connection-string",
+          "OMNIGRAPH_AZURE_ACCOUNT_KEY", "account-key",
+          "OMNIGRAPH_AZURE_SAS_TOKEN", "sas-token"));
 
   @Override
   protected StorageTckBinding binding() {
-    return run.binding();
+    return RUN.binding();
   }
 }

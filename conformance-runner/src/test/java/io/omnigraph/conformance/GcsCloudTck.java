@@ -1,14 +1,12 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageException;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The GCS adapter against the whole contract on a real bucket named by environment variables. Run
- * only by the opt-in profile: {@code ./mvnw -Pcloud-tests -pl conformance-tests -am verify}.
+ * only by the opt-in profile: {@code ./mvnw -Pcloud-tests -pl conformance-runner -am verify}.
  *
  * <ul>
  *   <li>{@code OMNIGRAPH_GCS_BUCKET} (required; unset, the class is skipped with this reason)
@@ -25,24 +23,13 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_GCS_BUCKET", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_GCS_BUCKET is not set: no real GCS bucket to run the TCK against")
 class GcsCloudTck extends StorageAdapterContract {
-  private static CloudRun run;
-
-  @BeforeAll
-  static void fromEnvironment() {
-    run = CloudRun.fromEnvironment("gcs (real)", "gs", "OMNIGRAPH_GCS_BUCKET", "OMNIGRAPH_GCS_PREFIX", Map.of(
-        "OMNIGRAPH_GCS_CREDENTIALS", "credentials",
-        "OMNIGRAPH_GCS_PROJECT", "project-id"));
-  }
-
-  @AfterAll
-  static void deleteRunPrefix() throws StorageException {
-    if (run != null) {
-      run.deleteRunPrefix();
-    }
-  }
+  @RegisterExtension
+  static final CloudRun RUN = new CloudRun("gcs (real)", "gs", "OMNIGRAPH_GCS_BUCKET", "OMNIGRAPH_GCS_PREFIX", Map.of(
+      "OMNIGRAPH_GCS_CREDENTIALS", "credentials",
+      "OMNIGRAPH_GCS_PROJECT", "project-id"));
 
   @Override
   protected StorageTckBinding binding() {
-    return run.binding();
+    return RUN.binding();
   }
 }

@@ -1,14 +1,12 @@
 package io.omnigraph.conformance;
 
-import io.omnigraph.api.storage.StorageException;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The S3 adapter against the whole contract on a real S3 bucket, named by environment variables.
- * Run only by the opt-in profile: {@code ./mvnw -Pcloud-tests -pl conformance-tests -am verify}
+ * Run only by the opt-in profile: {@code ./mvnw -Pcloud-tests -pl conformance-runner -am verify}
  * (the file name matches no default Surefire/Failsafe pattern; the profile's {@code cloud-tck}
  * execution includes {@code **}{@code /*CloudTck.java}).
  *
@@ -29,25 +27,14 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "OMNIGRAPH_S3_BUCKET", matches = ".*\\S.*",
     disabledReason = "OMNIGRAPH_S3_BUCKET is not set: no real S3 bucket to run the TCK against")
 class S3CloudTck extends StorageAdapterContract {
-  private static CloudRun run;
-
-  @BeforeAll
-  static void fromEnvironment() {
-    run = CloudRun.fromEnvironment("s3 (real)", "s3", "OMNIGRAPH_S3_BUCKET", "OMNIGRAPH_S3_PREFIX", Map.of(
-        "OMNIGRAPH_S3_REGION", "region",
-        "OMNIGRAPH_S3_ENDPOINT", "endpoint",
-        "OMNIGRAPH_S3_PATH_STYLE", "path-style"));
-  }
-
-  @AfterAll
-  static void deleteRunPrefix() throws StorageException {
-    if (run != null) {
-      run.deleteRunPrefix();
-    }
-  }
+  @RegisterExtension
+  static final CloudRun RUN = new CloudRun("s3 (real)", "s3", "OMNIGRAPH_S3_BUCKET", "OMNIGRAPH_S3_PREFIX", Map.of(
+      "OMNIGRAPH_S3_REGION", "region",
+      "OMNIGRAPH_S3_ENDPOINT", "endpoint",
+      "OMNIGRAPH_S3_PATH_STYLE", "path-style"));
 
   @Override
   protected StorageTckBinding binding() {
-    return run.binding();
+    return RUN.binding();
   }
 }

@@ -19,6 +19,7 @@ import io.omnigraph.cli.command.ServeCommand;
 import io.omnigraph.cli.command.SnapshotCommand;
 import io.omnigraph.cli.command.TckCommand;
 import io.omnigraph.cli.command.VersionCommand;
+import io.omnigraph.cli.nativelib.LanceExit;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
@@ -94,6 +95,8 @@ public final class OmnigraphCli implements Runnable {
     int code = execute(args, terminal);
     terminal.out().flush();
     terminal.err().flush();
+    // Lance's dispatcher thread would hold the JVM's exit for 0.3 s (docs/cli.md, "Start-up").
+    LanceExit.beforeExit();
     System.exit(code);
   }
 

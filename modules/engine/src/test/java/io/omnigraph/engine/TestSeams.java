@@ -10,4 +10,9 @@ public final class TestSeams {
   public static void beforeEffectWindow(Graph graph, Runnable r) {
     ((LanceGraph) graph).beforeEffectWindow = r;
   }
+
+  /** @return the root-relative path of table {@code tableKey} as main publishes it */
+  public static String tablePath(Graph graph, String tableKey) {
+    return ((LanceGraph) graph).state().table(tableKey).orElseThrow().path();
+  }
 }

@@ -8,10 +8,8 @@ import io.omnigraph.testkit.azure.Azurite;
 import io.omnigraph.testkit.azure.AzuriteExtension;
 import io.omnigraph.testkit.tck.HttpDialects;
 import io.omnigraph.testkit.tck.HttpStoreBinding;
+import io.omnigraph.testkit.tck.HttpStoreBindings;
 import java.net.URI;
-import java.util.EnumMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -27,39 +25,23 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(AdapterPath.class)
 class AzureTckTest extends StorageAdapterContract {
   @RegisterExtension static final AzuriteExtension AZURITE = new AzuriteExtension();
-  private static final Map<AdapterPath, HttpStoreBinding> BINDINGS = new EnumMap<>(AdapterPath.class);
+  @RegisterExtension static final HttpStoreBindings BINDINGS = new HttpStoreBindings(AzureTckTest::bind);
   @Parameter AdapterPath path;
 
   @Override
   protected StorageTckBinding binding() {
-    synchronized (BINDINGS) {
-      if (!BINDINGS.containsKey(path)) {
-        BINDINGS.put(path, bind(AZURITE.azurite()));
-      }
-      return BINDINGS.get(path);
-    }
+    return BINDINGS.of(path);
   }
 
-  private HttpStoreBinding bind(Azurite azurite) {
-    try {
-      var provider = path.provider("az");
-      return new HttpStoreBinding("azure (" + path + ")", azurite.endpoint(), HttpDialects.azure(Azurite.ACCOUNT_NAME, 2),
-          proxy -> {
-            String container = azurite.createContainer("tck");
-            return new HttpStoreBinding.Root(provider.open(URI.create("az://" + container + "/root"),
-                AzureAdapterOptions.forAzurite(proxy + "/" + Azurite.ACCOUNT_NAME, "list-page-size", "100",
-                    "max-retries", "1", "retry-delay-ms", "1")), container, "root");
-          }, azurite::putBlob);
-    } catch (Exception e) {
-      throw new AssertionError("cannot bind the 'az' provider " + path, e);
-    }
-  }
-
-  @AfterAll
-  static void closeProxies() {
-    synchronized (BINDINGS) {
-      BINDINGS.values().forEach(HttpStoreBinding::close);
-      BINDINGS.clear();
-    }
+  private static HttpStoreBinding bind(AdapterPath path) throws Exception {
+    Azurite azurite = AZURITE.azurite();
+    var provider = path.provider("az");
+    return new HttpStoreBinding("azure (" + path + ")", azurite.endpoint(), HttpDialects.azure(Azurite.ACCOUNT_NAME, 2),
+        proxy -> {
+          String container = azurite.createContainer("tck");
+          return new HttpStoreBinding.Root(provider.open(URI.create("az://" + container + "/root"),
+              AzureAdapterOptions.forAzurite(proxy + "/" + Azurite.ACCOUNT_NAME, "list-page-size", "100",
+                  "max-retries", "1", "retry-delay-ms", "1")), container, "root");
+        }, azurite::putBlob);
   }
 }

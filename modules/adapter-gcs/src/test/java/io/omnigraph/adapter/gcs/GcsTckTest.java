@@ -8,11 +8,9 @@ import io.omnigraph.testkit.gcs.GcsEmulator;
 import io.omnigraph.testkit.gcs.GcsEmulatorExtension;
 import io.omnigraph.testkit.tck.HttpDialects;
 import io.omnigraph.testkit.tck.HttpStoreBinding;
+import io.omnigraph.testkit.tck.HttpStoreBindings;
 import java.net.URI;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -28,38 +26,22 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(AdapterPath.class)
 class GcsTckTest extends StorageAdapterContract {
   @RegisterExtension static final GcsEmulatorExtension GCS = new GcsEmulatorExtension();
-  private static final Map<AdapterPath, HttpStoreBinding> BINDINGS = new EnumMap<>(AdapterPath.class);
+  @RegisterExtension static final HttpStoreBindings BINDINGS = new HttpStoreBindings(GcsTckTest::bind);
   @Parameter AdapterPath path;
 
   @Override
   protected StorageTckBinding binding() {
-    synchronized (BINDINGS) {
-      if (!BINDINGS.containsKey(path)) {
-        BINDINGS.put(path, bind(GCS.emulator()));
-      }
-      return BINDINGS.get(path);
-    }
+    return BINDINGS.of(path);
   }
 
-  private HttpStoreBinding bind(GcsEmulator emulator) {
+  private static HttpStoreBinding bind(AdapterPath path) throws Exception {
+    GcsEmulator emulator = GCS.emulator();
     String bucket = emulator.createBucket();
-    try {
-      var provider = path.provider("gs");
-      return new HttpStoreBinding("gcs (" + path + ")", URI.create(emulator.baseUrl()), HttpDialects.gcs(1), proxy -> {
-        String prefix = "tck-" + UUID.randomUUID();
-        return new HttpStoreBinding.Root(provider.open(URI.create("gs://" + bucket + "/" + prefix),
-            GcsAdapterOptions.atEndpoint(emulator, proxy, "max-attempts", "1", "list-page-size", "100")), bucket, prefix);
-      }, emulator::putObject);
-    } catch (Exception e) {
-      throw new AssertionError("cannot bind the 'gs' provider " + path, e);
-    }
-  }
-
-  @AfterAll
-  static void closeProxies() {
-    synchronized (BINDINGS) {
-      BINDINGS.values().forEach(HttpStoreBinding::close);
-      BINDINGS.clear();
-    }
+    var provider = path.provider("gs");
+    return new HttpStoreBinding("gcs (" + path + ")", URI.create(emulator.baseUrl()), HttpDialects.gcs(1), proxy -> {
+      String prefix = "tck-" + UUID.randomUUID();
+      return new HttpStoreBinding.Root(provider.open(URI.create("gs://" + bucket + "/" + prefix),
+          GcsAdapterOptions.atEndpoint(emulator, proxy, "max-attempts", "1", "list-page-size", "100")), bucket, prefix);
+    }, emulator::putObject);
   }
 }

@@ -8,10 +8,8 @@ import io.omnigraph.testkit.s3.S3ProxyExtension;
 import io.omnigraph.testkit.s3.S3ProxyServer;
 import io.omnigraph.testkit.tck.HttpDialects;
 import io.omnigraph.testkit.tck.HttpStoreBinding;
+import io.omnigraph.testkit.tck.HttpStoreBindings;
 import java.net.URI;
-import java.util.EnumMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -28,38 +26,22 @@ import software.amazon.awssdk.core.sync.RequestBody;
 @EnumSource(AdapterPath.class)
 class S3TckTest extends StorageAdapterContract {
   @RegisterExtension static final S3ProxyExtension S3 = new S3ProxyExtension();
-  private static final Map<AdapterPath, HttpStoreBinding> BINDINGS = new EnumMap<>(AdapterPath.class);
+  @RegisterExtension static final HttpStoreBindings BINDINGS = new HttpStoreBindings(S3TckTest::bind);
   @Parameter AdapterPath path;
 
   @Override
   protected StorageTckBinding binding() {
-    synchronized (BINDINGS) {
-      if (!BINDINGS.containsKey(path)) {
-        BINDINGS.put(path, bind(S3.server()));
-      }
-      return BINDINGS.get(path);
-    }
+    return BINDINGS.of(path);
   }
 
-  private HttpStoreBinding bind(S3ProxyServer s3) {
+  private static HttpStoreBinding bind(AdapterPath path) throws Exception {
+    S3ProxyServer s3 = S3.server();
     s3.serializeReadsPerKey(); // reads racing writes of a key answer as S3 does (old or new state)
-    try {
-      var provider = path.provider("s3");
-      return new HttpStoreBinding("s3 (" + path + ")", s3.endpoint(), HttpDialects.s3(3), proxy -> {
-        String bucket = s3.createBucket();
-        return new HttpStoreBinding.Root(provider.open(URI.create("s3://" + bucket + "/tck"),
-            S3AdapterOptions.forEmulator(proxy, "list-page-size", "100", "max-attempts", "3")), bucket, "tck");
-      }, (bucket, key, bytes) -> s3.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes)));
-    } catch (Exception e) {
-      throw new AssertionError("cannot bind the 's3' provider " + path, e);
-    }
-  }
-
-  @AfterAll
-  static void closeProxies() {
-    synchronized (BINDINGS) {
-      BINDINGS.values().forEach(HttpStoreBinding::close);
-      BINDINGS.clear();
-    }
+    var provider = path.provider("s3");
+    return new HttpStoreBinding("s3 (" + path + ")", s3.endpoint(), HttpDialects.s3(3), proxy -> {
+      String bucket = s3.createBucket();
+      return new HttpStoreBinding.Root(provider.open(URI.create("s3://" + bucket + "/tck"),
+          S3AdapterOptions.forEmulator(proxy, "list-page-size", "100", "max-attempts", "3")), bucket, "tck");
+    }, (bucket, key, bytes) -> s3.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes)));
   }
 }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.omnigraph.cli.CliRun;
 import io.omnigraph.cli.ExitCode;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code omnigraph tck} reaches the conformance runner and maps its statuses to the CLI's exit codes. */
 class TckCommandTest {
@@ -39,5 +41,17 @@ class TckCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err()).contains("no contract group 'NoSuchGroup'");
+  }
+
+  @Test
+  void withoutAFlagTheRunIsStrictAndOnlyAllowSkipsRelaxesIt(@TempDir Path root) {
+    // one quick group against a local directory: the banner says which mode the runner was given
+    CliRun plain = CliRun.of("tck", "--uri", root.toString(), "--select", "PathValidation");
+    CliRun relaxed = CliRun.of("tck", "--uri", root.toString(), "--select", "PathValidation", "--allow-skips");
+
+    assertThat(plain.exitCode()).as(plain.out() + plain.err()).isEqualTo(ExitCode.OK);
+    assertThat(plain.out()).contains("strict: a test that cannot run fails").doesNotContain("skips allowed");
+    assertThat(relaxed.exitCode()).as(relaxed.out() + relaxed.err()).isEqualTo(ExitCode.OK);
+    assertThat(relaxed.out()).contains("skips allowed: not a certification");
   }
 }

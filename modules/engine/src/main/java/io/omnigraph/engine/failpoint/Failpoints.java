@@ -98,6 +98,11 @@ public final class Failpoints {
   /** Branch delete, after the native Lance branch is gone, before its tree is reclaimed. */
   public static final String BRANCH_DELETE_POST_NATIVE = "branch_delete.post_native";
 
+  /** A lazy table fork on a branch, inside the effect window, after any leftover was reclaimed, before the native ref create. */
+  public static final String TABLE_FORK_PRE_NATIVE = "table_fork.pre_native";
+  /** A lazy table fork, after the native ref exists, before any write staged on it or published it. */
+  public static final String TABLE_FORK_POST_NATIVE = "table_fork.post_native";
+
   /** Optimize, inside the effect window, after its Optimize sidecar is armed, before the first table effect. */
   public static final String OPTIMIZE_POST_SIDECAR_PRE_EFFECT = "optimize.post_sidecar_pre_effect";
   /** Optimize, after one table was compacted, its indexes folded and missing ones built (once per table). */

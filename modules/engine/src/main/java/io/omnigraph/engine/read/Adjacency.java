@@ -102,8 +102,10 @@ final class Adjacency {
     cachedEdges = 0;
   }
 
+  /** Location, version and the version's commit time: a dataset re-created at the same location is a new key. */
   private static String key(TableSnapshot t) {
-    return t.location().uri() + "@" + t.version();
+    io.omnigraph.engine.table.VersionStamp s = t.stamp();
+    return t.location().uri() + "@" + s.version() + "@" + s.committedAtNanos();
   }
 
   private static Adjacency build(GraphSnapshot snapshot, String tableKey) {

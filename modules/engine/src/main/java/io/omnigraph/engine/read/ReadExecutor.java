@@ -2,13 +2,9 @@ package io.omnigraph.engine.read;
 
 import io.omnigraph.engine.gq.ColumnRef;
 import io.omnigraph.engine.plan.RowFilter;
-import io.omnigraph.engine.schema.PropertyType;
-import io.omnigraph.engine.schema.ScalarKind;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
-import io.omnigraph.engine.value.ArrowValues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
@@ -20,9 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Runs a {@link ReadPlan} on one {@link GraphSnapshot} (docs/queries.md, "Execution"). Rows are
@@ -38,12 +32,6 @@ final class ReadExecutor {
   /** Traversal chooser thresholds (docs/queries.md, "Traversal strategies"). */
   static final int INDEXED_MAX_HOPS = 6;
   static final int INDEXED_MAX_FRONTIER = 1024;
-  /**
-   * A destination table is read whole (and kept for the query) only up to this many rows; a larger
-   * one is always hydrated by {@code id IN (...)} scans, so memory stays bounded by the ids asked
-   * for, not the table.
-   */
-  static final long FULL_HYDRATE_MAX_ROWS = 1_000_000;
 
   /** Stops the root scan once a limit without ordering is reached (passes through the table layer unclassified). */
   static final class Stop extends UncheckedIOException {
@@ -78,13 +66,14 @@ final class ReadExecutor {
   private final GraphSnapshot snap;
   private final ReadPlan plan;
   private final int slots;
-  private final Map<Binding, Map<String, Entity>> fullTables = new HashMap<>();
+  private final BindingScans scans;
   private final Map<Binding, List<Entity>> crossSides = new HashMap<>();
 
   ReadExecutor(GraphSnapshot snap, ReadPlan plan) {
     this.snap = snap;
     this.plan = plan;
     this.slots = plan.bindings.size();
+    this.scans = new BindingScans(snap, plan, this::count);
   }
 
   /** @return the result rows, values in the engine representation, in result order */
@@ -99,6 +88,7 @@ final class ReadExecutor {
     Sink head = pipeline(plan.ops, 1, result);
     Op.Scan root = (Op.Scan) plan.ops.get(0);
     vectorScan = vectorIndexFor(root.binding());
+    scans.vectorScan = vectorScan;
     try {
       scan(root.binding(), null, entities -> {
         count("root rows", entities.size());
@@ -384,101 +374,20 @@ final class ReadExecutor {
     return snap.hasIndex(root.tableKey(), index) ? n : null;
   }
 
-  /** Scans a binding's table with its pushed filter (AND {@code extra}) and residual filters. */
   private void scan(Binding b, RowFilter extra, Consumer<List<Entity>> out) {
-    List<String> cols = ReadPlan.columnList(b);
-    List<PropertyType> types = new ArrayList<>(b.columns.values());
-    RowFilter pushed = b.pushedFilter();
-    RowFilter filter = extra == null ? pushed : pushed == null ? extra : new RowFilter.And(List.of(extra, pushed));
-    if (vectorScan != null && vectorScan.binding() == b && extra == null) {
-      count("nearest index " + vectorScan.column());
-      snap.nearestScan(b.tableKey(), cols, filter, vectorScan.column(), vectorScan.query(), (int) plan.limit,
-          io.omnigraph.engine.index.IndexPlanner.MAX_PARTITIONS, batch -> out.accept(entities(b, batch, types)));
-      return;
-    }
-    count("scan " + b.tableKey());
-    List<Map.Entry<String, Boolean>> order =
-        b == ((Op.Scan) plan.ops.get(0)).binding() && extra == null ? plan.lanceOrder() : null;
-    if (order != null) {
-      count("top-" + plan.limit + " by Lance");
-      snap.scanTopN(b.tableKey(), cols, filter, order, plan.limit, batch -> out.accept(entities(b, batch, types)));
-      return;
-    }
-    snap.scan(b.tableKey(), cols, filter, batch -> out.accept(entities(b, batch, types)));
+    scans.scan(b, extra, out);
   }
 
-  private static List<Entity> entities(Binding b, VectorSchemaRoot batch, List<PropertyType> types) {
-    int n = batch.getRowCount();
-    VarCharVector id = (VarCharVector) batch.getVector("id");
-    VarCharVector src = b.edge ? (VarCharVector) batch.getVector("src") : null;
-    VarCharVector dst = b.edge ? (VarCharVector) batch.getVector("dst") : null;
-    List<FieldVector> vecs = new ArrayList<>(types.size());
-    for (String c : b.columns.keySet()) {
-      vecs.add(batch.getVector(c));
-    }
-    List<Entity> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      Object[] vals = vecs.isEmpty() ? Entity.NONE : new Object[vecs.size()];
-      for (int c = 0; c < vals.length; c++) {
-        vals[c] = ArrowValues.get(vecs.get(c), types.get(c), i);
-      }
-      Entity e = new Entity(text(id, i), src == null ? null : text(src, i), dst == null ? null : text(dst, i), vals);
-      if (b.acceptsResidual(e)) {
-        out.add(e);
-      }
-    }
-    return out;
-  }
-
-  private static String text(VarCharVector v, int i) {
-    return new String(v.get(i), StandardCharsets.UTF_8);
-  }
-
-  /**
-   * The rows of {@code b} (passing its filters) among {@code ids}: by {@code id IN (...)} scans
-   * when few, else by one filtered scan of the table kept for the rest of the query.
-   */
   private Map<String, Entity> hydrate(Binding b, Collection<String> ids) {
-    Map<String, Entity> full = fullTables.get(b);
-    if (full == null) {
-      long rows = snap.entry(b.tableKey()).rowCount();
-      if ((ids.size() > 4 * IN_MAX || ids.size() * 8L >= rows) && rows <= FULL_HYDRATE_MAX_ROWS) {
-        Map<String, Entity> all = new HashMap<>();
-        scan(b, null, es -> es.forEach(e -> all.put(e.id(), e)));
-        fullTables.put(b, all);
-        full = all;
-      }
-    }
-    Map<String, Entity> out = new HashMap<>();
-    if (full != null) {
-      for (String id : ids) {
-        Entity e = full.get(id);
-        if (e != null) {
-          out.put(id, e);
-        }
-      }
-      return out;
-    }
-    for (List<Object> chunk : chunks(ids)) {
-      scan(b, new RowFilter.In(ColumnRef.system("id"), chunk), es -> es.forEach(e -> out.put(e.id(), e)));
-    }
-    return out;
+    return scans.hydrate(b, ids);
   }
 
   private static List<List<Object>> chunks(Collection<String> ids) {
-    List<List<Object>> out = new ArrayList<>();
-    List<Object> cur = new ArrayList<>();
-    for (String id : ids) {
-      cur.add(id);
-      if (cur.size() == IN_MAX) {
-        out.add(cur);
-        cur = new ArrayList<>();
-      }
-    }
-    if (!cur.isEmpty()) {
-      out.add(cur);
-    }
-    return out;
+    return BindingScans.chunks(ids);
+  }
+
+  private static String text(VarCharVector v, int i) {
+    return BindingScans.text(v, i);
   }
 
   // ------------------------------------------------------------------ traversal
@@ -716,7 +625,7 @@ final class ReadExecutor {
      * expansion probes (an indexed expansion would then be a full scan of the edge table per level
      * and piece, while the CSR costs one scan and serves every later query of that table version);
      * otherwise the cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|}
-     * (CSR).
+     * (CSR). An edge table of more than {@link Adjacency#MAX_EDGES} rows always expands indexed.
      */
     private boolean useCsr(int frontier) {
       String forced = forcedStrategy();
@@ -726,6 +635,9 @@ final class ReadExecutor {
       String table = x.edge().tableKey();
       if (Adjacency.isCached(snap.table(table))) {
         return true;
+      }
+      if (snap.entry(table).rowCount() > Adjacency.MAX_EDGES) {
+        return false; // never built: the cache's bound holds for every table, one too large included
       }
       if (x.maxHops() > INDEXED_MAX_HOPS || Math.max(frontier, expectedSources()) > INDEXED_MAX_FRONTIER) {
         return true;

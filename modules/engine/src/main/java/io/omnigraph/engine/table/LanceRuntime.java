@@ -14,9 +14,10 @@ import java.util.List;
 /**
  * Prepares the process for Lance's native library before the first Lance class is used.
  *
- * <p>Lance extracts a ~180 MB {@code liblance_jni*.so} into {@code java.io.tmpdir} at every JVM start
- * and deletes it at normal exit; a JVM killed by a native panic leaves it behind, so repeated crashes
- * fill the disk. Applications should point {@code java.io.tmpdir} at a dedicated directory; this
+ * <p>Lance's ~180 MB {@code liblance_jni*.so} is loaded from omnigraph-native's per-user cache
+ * (docs/library.md); only when that cache cannot be used is it copied into {@code java.io.tmpdir}
+ * (deleted at normal exit; a JVM killed by a native panic leaves it behind, so repeated crashes
+ * would fill the disk). Applications should point {@code java.io.tmpdir} at a dedicated directory; this
  * class creates that directory if needed and deletes stale copies in it. A copy is stale when it was
  * last modified more than {@link #STALE_AFTER} ago: a running JVM has already mapped its copy, and on
  * POSIX systems deleting a mapped file does not affect the mapping, while a copy being extracted right

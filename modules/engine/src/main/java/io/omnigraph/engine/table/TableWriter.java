@@ -530,38 +530,6 @@ public final class TableWriter {
   }
 
   /**
-   * Opens the native ref {@code branch} of the table at {@code main} pinned at {@code version},
-   * creating it from {@code version} of {@code parentBranch} ({@code null}: the table's main) when
-   * absent — a lazy table fork. A ref left by an earlier fork of the same parent version (a write
-   * that stopped before it published) is adopted: it was created at exactly that version, and any
-   * commit of that write past it is owned by its recovery sidecar. A ref of that name forked from
-   * anything else is unreachable (no published entry names it: the branch's entry still points at
-   * the parent) and is replaced.
-   */
-  public TableSnapshot openForkForWrite(LanceLocation main, String tableKey, String branch, String parentBranch,
-      long version) {
-    Optional<NativeBranch> existing = reader.branch(main, branch);
-    if (existing.isPresent() && !(java.util.Objects.equals(existing.get().parentBranch(), parentBranch)
-        && existing.get().parentVersion() == version)) {
-      deleteBranch(main, branch);
-      existing = Optional.empty();
-    }
-    if (existing.isEmpty()) {
-      try {
-        createBranch(main, branch, parentBranch, version);
-      } catch (OmnigraphException e) {
-        // A concurrent writer of the same branch may have forked it first: adopt only its exact fork.
-        Optional<NativeBranch> now = reader.branch(main, branch);
-        if (now.isEmpty() || !java.util.Objects.equals(now.get().parentBranch(), parentBranch)
-            || now.get().parentVersion() != version) {
-          throw e;
-        }
-      }
-    }
-    return reader.openAt(TableReader.branchLocation(main, branch), version);
-  }
-
-  /**
    * Deletes the native branch {@code name} of the dataset at {@code main}: Lance removes the
    * branch's contents record, then reclaims its tree.
    *

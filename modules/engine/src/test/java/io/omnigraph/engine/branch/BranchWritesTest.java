@@ -184,4 +184,46 @@ class BranchWritesTest {
     add("main", "bob");
     assertThat(export("main")).contains("bob").doesNotContain("ada");
   }
+
+  @Test
+  void aForkOntoATreeAnotherRefOverlapsIsATypedConflictAndTouchesNothing() {
+    graph.createBranch("dev", null);
+    // A ref of the Person table that no graph branch made, inside the path the fork of dev would reclaim.
+    String path = io.omnigraph.engine.TestSeams.tablePath(graph, "node:Person");
+    io.omnigraph.api.storage.LanceLocation table = new io.omnigraph.api.storage.LanceLocation(
+        root.resolve(path).toUri().toString(), Map.of());
+    try (io.omnigraph.engine.table.TableStore tables = new io.omnigraph.engine.table.TableStore()) {
+      tables.writer().createBranch(table, "dev/x", null, tables.reader().latestVersionOf(table));
+    }
+    assertThatThrownBy(() -> add("dev", "ada")).isInstanceOfSatisfying(ConflictException.class, e ->
+        assertThat(e.detail()).contains(new ErrorDetail.Validation(null, null, "branch",
+            io.omnigraph.engine.table.TableFork.UNOWNED_FORK_RULE)));
+    assertThat(root.resolve(path).resolve("tree/dev/x")).exists();
+    try (io.omnigraph.engine.table.TableStore tables = new io.omnigraph.engine.table.TableStore()) {
+      assertThat(tables.reader().branches(table)).extracting(io.omnigraph.engine.table.NativeBranch::name)
+          .containsExactly("dev/x");
+    }
+    assertThat(graph.commits("dev")).hasSize(graph.commits().size());
+    add("main", "bob");
+    assertThat(export("main")).contains("bob");
+  }
+
+  @Test
+  void aForkLeftWithAnOrphanDiscardedCommitIsReplacedWhenTheBranchIsCreatedAgain() {
+    graph.createBranch("dev", null);
+    // The write forks Person on dev and commits there, then fails before publishing; deleting dev
+    // orphans it (the fork's ref keeps that commit: dev's manifest never named the ref).
+    try (var armed = Failpoints.arm(Failpoints.TABLE_COMMIT_AFTER, FailAction.error())) {
+      assertThatThrownBy(() -> add("dev", "ada")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.deleteBranch("dev");
+    graph.close();
+    graph = Omnigraph.open(root.toString());
+    assertThat(graph.recoveries()).extracting(RecoveryRecord::kind).containsExactly("OrphanDiscarded");
+    // Same name, same fork point: the leftover ref has the exact parent but a commit past it.
+    graph.createBranch("dev", null);
+    add("dev", "bob");
+    assertThat(export("dev")).contains("bob").doesNotContain("ada");
+    assertThat(export("main")).doesNotContain("ada", "bob");
+  }
 }

@@ -37,6 +37,7 @@ class TopNPushdownTest {
 
   @AfterEach
   void reset() {
+    System.clearProperty(NodeCache.MODE);
     ReadExecutor.onFinish = s -> { };
   }
 
@@ -69,12 +70,18 @@ class TopNPushdownTest {
               + " }%s }";
           List<String> all = ReadFixture.rows(g, String.format(q, ""));
           for (int n : new int[] {1, 7, 50}) {
-            List<Map<String, Integer>> stats = new ArrayList<>();
-            ReadExecutor.onFinish = stats::add;
-            List<String> top = ReadFixture.rows(g, String.format(q, " limit " + n));
-            assertThat(top).as(order + " " + filter + " limit " + n).isEqualTo(all.subList(0, Math.min(n, all.size())));
-            assertThat(stats.get(0)).as(order).containsKey("top-" + n + " by Lance");
-            ReadExecutor.onFinish = s -> { };
+            for (String cache : List.of("off", "always")) {
+              // off: Lance sorts and limits; always: the node cache serves the scan and the heap orders
+              System.setProperty(NodeCache.MODE, cache);
+              List<Map<String, Integer>> stats = new ArrayList<>();
+              ReadExecutor.onFinish = stats::add;
+              List<String> top = ReadFixture.rows(g, String.format(q, " limit " + n));
+              assertThat(top).as(order + " " + filter + " limit " + n + " cache " + cache)
+                  .isEqualTo(all.subList(0, Math.min(n, all.size())));
+              assertThat(stats.get(0)).as(order).containsKey(cache.equals("off") ? "top-" + n + " by Lance" : "cache node:P");
+              ReadExecutor.onFinish = s -> { };
+            }
+            System.clearProperty(NodeCache.MODE);
           }
         }
       }

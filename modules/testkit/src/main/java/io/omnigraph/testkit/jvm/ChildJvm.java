@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * <p>{@link #main} starts a class of the running test on {@link #testClassPath()} with the test
  * defaults: fast start-up ({@code -Xshare:auto -XX:TieredStopAtLevel=1}; {@link #measured()} turns
  * the C1-only flag off for timings), {@code java.nio} opened to the class path (Arrow needs it), and
- * this JVM's {@code java.io.tmpdir} (where Lance extracts its native library). {@link #jar} and
+ * this JVM's {@code java.io.tmpdir} and omnigraph-native's cache directory {@code omnigraph.native.cache}
+ * when this JVM has one set (where Lance's native library is extracted once and reused). {@link #jar} and
  * {@link #java} pass exactly the arguments given. Every child runs with {@code LC_ALL=C.UTF-8};
  * its stdout and stderr are merged unless {@link #stderrToParent()}.
  *
@@ -34,6 +35,9 @@ import java.util.stream.Stream;
  * }</pre>
  */
 public final class ChildJvm {
+  /** omnigraph-native's cache directory property; a child of a test gets its parent's (one extraction per build). */
+  static final String NATIVE_CACHE = "omnigraph.native.cache";
+
   /** How long {@link #run()} waits before it kills the child and fails. */
   public static final Duration GUARD = Duration.ofMinutes(5);
 
@@ -149,6 +153,10 @@ public final class ChildJvm {
       cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
       if (tmpDir == null) {
         cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+      }
+      String nativeCache = System.getProperty(NATIVE_CACHE);
+      if (nativeCache != null) {
+        cmd.add("-D" + NATIVE_CACHE + "=" + nativeCache);
       }
     }
     if (tmpDir != null) {

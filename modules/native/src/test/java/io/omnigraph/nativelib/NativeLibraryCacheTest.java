@@ -1,4 +1,4 @@
-package io.omnigraph.cli.nativelib;
+package io.omnigraph.nativelib;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.omnigraph.cli.nativelib;
+package io.omnigraph.nativelib;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,9 +11,11 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -33,7 +35,8 @@ import java.util.zip.CheckedInputStream;
  * cache has no copy of that exact library yet.
  *
  * <p>Lance's ~180 MB JNI library used to be inflated into a fresh temporary file by every process
- * (most of a short CLI call). Here it is extracted once per library build: the cache entry's name
+ * (about 2 s of every JVM start: most of a short CLI call, and of a
+ * small bulk load in a fresh JVM). Here it is extracted once per library build: the cache entry's name
  * carries the jar, the platform directory and the entry's CRC-32, so a new Lance version gets a new
  * entry and an old one is never loaded by mistake.
  *
@@ -61,6 +64,8 @@ public final class NativeLibraryCache {
   private static final Set<PosixFilePermission> PRIVATE_LIB = PosixFilePermissions.fromString("r-x------");
   private static final Duration STALE_TEMP = Duration.ofHours(1);
 
+  private static volatile boolean loaded;
+
   private NativeLibraryCache() {}
 
   /**
@@ -84,6 +89,12 @@ public final class NativeLibraryCache {
     }
     // System.load ties the library to this class's loader, the class-path loader Lance's classes use.
     System.load(library.toAbsolutePath().toString());
+    loaded = true;
+  }
+
+  /** @return whether this process has loaded a library through {@link #load} (Lance's, in practice) */
+  public static boolean loaded() {
+    return loaded;
   }
 
   /** @return the cache directory for this user (not created here) */
@@ -196,9 +207,13 @@ public final class NativeLibraryCache {
     FileTime cutoff = FileTime.from(Instant.now().minus(STALE_TEMP));
     try (DirectoryStream<Path> temps = Files.newDirectoryStream(entryDir, ".*.tmp")) {
       for (Path temp : temps) {
-        if (Files.isRegularFile(temp, LinkOption.NOFOLLOW_LINKS)
-            && Files.getLastModifiedTime(temp, LinkOption.NOFOLLOW_LINKS).compareTo(cutoff) < 0) {
-          Files.deleteIfExists(temp);
+        try {
+          BasicFileAttributes a = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (a.isRegularFile() && a.lastModifiedTime().compareTo(cutoff) < 0) {
+            Files.deleteIfExists(temp);
+          }
+        } catch (NoSuchFileException e) {
+          // a concurrent first run renamed (or removed) its temporary file meanwhile
         }
       }
     }
