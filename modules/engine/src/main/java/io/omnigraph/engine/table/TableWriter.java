@@ -145,10 +145,11 @@ public final class TableWriter {
     try {
       VectorSchemaRoot rows = deduped == null ? batch : deduped;
       List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
-      Map<Integer, List<Integer>> toDelete = reader.rowAddresses(s, TableReader.idFilterChunks(uniqueIds));
+      Map<Integer, List<Integer>> toDelete = reader.idProbe().rowAddresses(s, uniqueIds, new java.util.HashSet<>());
       String uuid = UUID.randomUUID().toString();
       Operation op = lance(s.location().uri(), () -> {
         List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
+        reader.idProbe().remember(s.location(), added, uniqueIds); // the next probe need not read it
         if (toDelete.isEmpty()) {
           return added.isEmpty() ? Append.builder().fragments(added).build()
               : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
@@ -205,6 +206,7 @@ public final class TableWriter {
   private StagedWrite stageCertifiedInsert(TableSnapshot s, String tableKey, VectorSchemaRoot batch, List<String> ids,
       String what) {
     List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+    reader.idProbe().remember(s.location(), frags, ids); // the next probe need not read it
     String uuid = UUID.randomUUID().toString();
     if (frags.isEmpty()) {
       // Nothing inserted: no key to prove absent, so no certificate.
