@@ -178,6 +178,22 @@ public final class TableReader {
   }
 
   /**
+   * {@link #scan} with each row's address at the pinned version in a UInt8 column {@code _rowaddr}
+   * ({@code columns} {@code null}: every column).
+   */
+  public void scanWithRowAddress(TableSnapshot s, List<String> columns, LanceFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().withRowAddress(true);
+    if (columns != null) {
+      b.columns(columns);
+    }
+    if (filter != null) {
+      b.filter(filter.sql());
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
    * A full-text scan of the pinned version (docs/queries.md, "Search"): the rows whose {@code
    * column} matches {@code query} (any query token, or any token within {@code fuzziness} edits),
    * with Lance's BM25 relevance in a Float32 {@code _score} column, among the rows passing {@code
@@ -688,6 +704,7 @@ public final class TableReader {
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */
   Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
+    ID_PROBES.incrementAndGet();
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
     for (LanceFilter filter : filters) {
       ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true).build();
@@ -700,6 +717,13 @@ public final class TableReader {
       });
     }
     return byFragment;
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong ID_PROBES = new java.util.concurrent.atomic.AtomicLong();
+
+  /** @return the upsert id probes (scans for the rows of given ids) made in this process, for tests */
+  public static long idProbes() {
+    return ID_PROBES.get();
   }
 
   /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
