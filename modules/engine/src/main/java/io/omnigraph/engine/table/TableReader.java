@@ -180,6 +180,22 @@ public final class TableReader {
   }
 
   /**
+   * {@link #scan} with each row's address at the pinned version in a UInt8 column {@code _rowaddr}
+   * ({@code columns} {@code null}: every column).
+   */
+  public void scanWithRowAddress(TableSnapshot s, List<String> columns, LanceFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().withRowAddress(true);
+    if (columns != null) {
+      b.columns(columns);
+    }
+    if (filter != null) {
+      b.filter(filter.sql());
+    }
+    scanWith(s, b.build(), batches);
+  }
+
+  /**
    * A full-text scan of the pinned version (docs/queries.md, "Search"): the rows whose {@code
    * column} matches {@code query} (any query token, or any token within {@code fuzziness} edits),
    * with Lance's BM25 relevance in a Float32 {@code _score} column, among the rows passing {@code
@@ -529,14 +545,21 @@ public final class TableReader {
   }
 
   /**
-   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version.
+   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version,
+   * or none when a write kept its handle ({@link #keep}): that handle is used and kept again, so
+   * making a commit durable does not cost the next write its open (docs/write-protocol.md,
+   * "Durability").
    *
    * @param withTransaction also read the transaction that produced it; never for a branch's first
    *     version (a clone has none, and Lance aborts the JVM when asked for it)
    * @throws NotFoundException the ref has no such version
    */
   public VersionFiles versionFiles(LanceLocation location, long version, boolean withTransaction) {
-    try (TableSnapshot t = openAt(location, version)) {
+    Optional<TableSnapshot> k = kept.take(location.uri(), version);
+    TableSnapshot t = k.isPresent() ? k.get() : lance(location.uri(), () -> new TableSnapshot(location,
+        Dataset.open(allocator, location.uri(), new ReadOptions.Builder().setVersion(version)
+            .setStorageOptions(location.storageOptions()).setSession(session).build())));
+    try {
       return lance(location.uri(), () -> {
         Set<String> files = new LinkedHashSet<>();
         Set<String> indexes = new LinkedHashSet<>();
@@ -555,6 +578,12 @@ public final class TableReader {
         }
         return new VersionFiles(files, txn);
       });
+    } finally {
+      if (k.isPresent()) {
+        kept.keep(t);
+      } else {
+        t.close();
+      }
     }
   }
 
@@ -681,6 +710,7 @@ public final class TableReader {
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */
   Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
+    ID_PROBES.incrementAndGet();
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
     for (LanceFilter filter : filters) {
       ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true).build();
@@ -693,6 +723,13 @@ public final class TableReader {
       });
     }
     return byFragment;
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong ID_PROBES = new java.util.concurrent.atomic.AtomicLong();
+
+  /** @return the upsert id probes (scans for the rows of given ids) made in this process, for tests */
+  public static long idProbes() {
+    return ID_PROBES.get();
   }
 
   /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
