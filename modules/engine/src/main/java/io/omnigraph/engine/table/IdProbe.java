@@ -59,6 +59,7 @@ final class IdProbe {
     if (ids.isEmpty()) {
       return out;
     }
+    TableReader.countIdProbe();
     String uri = s.location().uri();
     long[] probe = FragmentIdSets.hashes(ids);
     List<Integer> unknown = new ArrayList<>();

@@ -727,9 +727,16 @@ public final class TableReader {
 
   private static final java.util.concurrent.atomic.AtomicLong ID_PROBES = new java.util.concurrent.atomic.AtomicLong();
 
-  /** @return the upsert id probes (scans for the rows of given ids) made in this process, for tests */
+  /**
+   * @return the id probes (a strict insert's probe, an upsert's row lookup: {@link IdProbe}, or a scan
+   *     for the rows of given ids) made in this process, for tests
+   */
   public static long idProbes() {
     return ID_PROBES.get();
+  }
+
+  static void countIdProbe() {
+    ID_PROBES.incrementAndGet();
   }
 
   /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
