@@ -211,16 +211,20 @@ class S3InsertRequestsTest {
           }
         }
         // After the first cycles (init's manifest fragments make the first runs come early), maintenance
-        // runs once per threshold's worth of writes, every run with the same requests: after `earlier`
-        // writes a cycle is, write by write, the one before it.
+        // runs once per threshold's worth of writes. Its own requests grow only with the size of what it
+        // rewrites (__manifest keeps every commit's rows: 89 requests up to about 220 writes, 116 from
+        // then to 1,016 — docs/maintenance.md, "Cost, measured"), never with the writes in between.
         List<Integer> steady = maintained.stream().filter(k -> k >= 2 * threshold).toList();
         assertThat(steady).as(report.toString()).hasSizeGreaterThanOrEqualTo(2);
         assertThat(steady.get(steady.size() - 1)).as(report.toString()).isGreaterThanOrEqualTo(earlier);
         for (int j = 1; j < steady.size(); j++) {
           assertThat(steady.get(j) - steady.get(j - 1)).as(report.toString()).isEqualTo(threshold);
           assertThat(counts.get(steady.get(j))[1]).as("maintenance write %d vs %d\n%s", steady.get(j) + 1,
-              steady.get(0) + 1, report).isEqualTo(counts.get(steady.get(0))[1]);
+              steady.get(0) + 1, report).isBetween(counts.get(steady.get(0))[1], 2 * counts.get(steady.get(0))[1]);
         }
+        int last = steady.get(steady.size() - 1);
+        Files.writeString(out, report + "\nwrite " + (last + 1) + " (the last maintenance):\n"
+            + String.join("\n", lists.get(last)) + "\n");
       }
     }
   }
