@@ -523,14 +523,21 @@ public final class TableReader {
   }
 
   /**
-   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version.
+   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version,
+   * or none when a write kept its handle ({@link #keep}): that handle is used and kept again, so
+   * making a commit durable does not cost the next write its open (docs/write-protocol.md,
+   * "Durability").
    *
    * @param withTransaction also read the transaction that produced it; never for a branch's first
    *     version (a clone has none, and Lance aborts the JVM when asked for it)
    * @throws NotFoundException the ref has no such version
    */
   public VersionFiles versionFiles(LanceLocation location, long version, boolean withTransaction) {
-    try (TableSnapshot t = openAt(location, version)) {
+    Optional<TableSnapshot> k = kept.take(location.uri(), version);
+    TableSnapshot t = k.isPresent() ? k.get() : lance(location.uri(), () -> new TableSnapshot(location,
+        Dataset.open(allocator, location.uri(), new ReadOptions.Builder().setVersion(version)
+            .setStorageOptions(location.storageOptions()).setSession(session).build())));
+    try {
       return lance(location.uri(), () -> {
         Set<String> files = new LinkedHashSet<>();
         Set<String> indexes = new LinkedHashSet<>();
@@ -549,6 +556,12 @@ public final class TableReader {
         }
         return new VersionFiles(files, txn);
       });
+    } finally {
+      if (k.isPresent()) {
+        kept.keep(t);
+      } else {
+        t.close();
+      }
     }
   }
 
