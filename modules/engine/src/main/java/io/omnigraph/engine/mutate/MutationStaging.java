@@ -70,6 +70,14 @@ public final class MutationStaging implements AutoCloseable {
   private final Map<String, Set<String>> deleted = new LinkedHashMap<>();
   /** Edge table → source node id of every deleted edge → how many of its edges were deleted. */
   private final Map<String, Map<String, Long>> deletedBySource = new HashMap<>();
+  /**
+   * Per table, the address of every committed row an update's match read (id → row address at the
+   * version of {@link #addressesAt}): the upsert that rewrites those rows needs no second scan to
+   * find them (docs/mutations.md, "How an update is staged").
+   */
+  private final Map<String, Map<String, Long>> matchedAddresses = new HashMap<>();
+  /** The handle {@link #matchedAddresses} of a table were read from. */
+  private final Map<String, TableSnapshot> addressesAt = new HashMap<>();
 
   /**
    * @param schema the graph's schema
@@ -239,11 +247,15 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    committed.scan(key, null, filter, batch -> {
+    Map<String, Long> addresses = matchedAddresses.computeIfAbsent(key, k -> new HashMap<>());
+    addressesAt.putIfAbsent(key, committed.table(key));
+    committed.scanWithRowAddress(key, null, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
+      org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) batch.getVector("_rowaddr");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
+        addresses.put(id, addr.get(i)); // the committed row with this id, shadowed or not
         if ((p != null && p.contains(id)) || !seen.add(id)) {
           continue; // shadowed by its pending version, which was judged above
         }
@@ -355,16 +367,22 @@ public final class MutationStaging implements AutoCloseable {
         if (mode == KeyedWriteMode.UPSERT) {
           requireStrictIdsAbsent(key, snapshot);
         }
+        // Rows an update matched were read from this very handle: their addresses stand in for the
+        // upsert's id probe (any other id is still probed).
+        Map<String, Long> known = mode == KeyedWriteMode.UPSERT && addressesAt.get(key) == snapshot
+            ? matchedAddresses.getOrDefault(key, Map.of()) : Map.of();
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
           if (fork.isPresent()) {
             KeyedWrites.preflight(tables.reader(), snapshot, key, batch, mode);
+            // Staged on the fork after arming: its upsert probes the fork itself (no addresses carried over).
             out.add(new TableEffect(spec, entry, FirstTouch.of(fork.get(), s -> {
               try (VectorSchemaRoot rows = p.compact(tables.allocator())) {
                 return KeyedWrites.stage(tables.writer(), s, key, rows, mode);
               }
             })));
           } else {
-            out.add(new TableEffect(spec, entry, snapshot, KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode)));
+            out.add(new TableEffect(spec, entry, snapshot,
+                KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode, known)));
           }
         }
       }

@@ -364,6 +364,15 @@ public final class GraphSnapshot implements AutoCloseable {
     scan(tableKey, columns, filter == null ? null : LanceFilter.of(filter), batches);
   }
 
+  /**
+   * {@link #scan} with each row's address at the table's pinned version ({@link #table}) in a UInt8
+   * column {@code _rowaddr}.
+   */
+  public void scanWithRowAddress(String tableKey, List<String> columns, RowFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    tables.scanWithRowAddress(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), batches);
+  }
+
   private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     tables.scan(table(tableKey), columns, filter, batches);
   }

@@ -9,6 +9,7 @@ import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableWriter;
+import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -34,9 +35,19 @@ public final class KeyedWrites {
    */
   public static StagedWrite stage(TableWriter gateway, TableSnapshot s, String tableKey, VectorSchemaRoot batch,
       KeyedWriteMode mode) {
+    return stage(gateway, s, tableKey, batch, mode, Map.of());
+  }
+
+  /**
+   * {@link #stage}, for an upsert some of whose rows replace committed rows the caller has read
+   * from {@code s} (an update's match): {@code known} maps such an id to its row address at
+   * {@code s}'s version, and only the other ids are probed.
+   */
+  public static StagedWrite stage(TableWriter gateway, TableSnapshot s, String tableKey, VectorSchemaRoot batch,
+      KeyedWriteMode mode, Map<String, Long> known) {
     checkLimits(tableKey, batch);
     try {
-      return gateway.stageKeyedWrite(s, tableKey, batch, mode);
+      return gateway.stageKeyedWrite(s, tableKey, batch, mode, known);
     } catch (KeyCollision c) {
       throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
     }
