@@ -133,14 +133,7 @@ public final class TableWriter {
       Map<String, Long> known) {
     List<String> ids = KeyedBatch.ids(batch);
     if (mode == KeyedWriteMode.STRICT_INSERT) {
-      List<String> dup = KeyedBatch.duplicates(ids);
-      if (!dup.isEmpty()) {
-        throw new KeyCollision(tableKey, dup, "appears more than once in the input");
-      }
-      List<String> existing = reader.existingIds(s, ids);
-      if (!existing.isEmpty()) {
-        throw new KeyCollision(tableKey, existing, "already exists");
-      }
+      KeyCollision.probeStrictInsert(reader, s, tableKey, batch);
       return stageCertifiedInsert(s, tableKey, batch, ids, "strict insert");
     }
     // Upsert: last row per id wins.
