@@ -14,10 +14,12 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableFork;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.FirstTouch;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +70,14 @@ public final class MutationStaging implements AutoCloseable {
   private final Map<String, Set<String>> deleted = new LinkedHashMap<>();
   /** Edge table → source node id of every deleted edge → how many of its edges were deleted. */
   private final Map<String, Map<String, Long>> deletedBySource = new HashMap<>();
+  /**
+   * Per table, the address of every committed row an update's match read (id → row address at the
+   * version of {@link #addressesAt}): the upsert that rewrites those rows needs no second scan to
+   * find them (docs/mutations.md, "How an update is staged").
+   */
+  private final Map<String, Map<String, Long>> matchedAddresses = new HashMap<>();
+  /** The handle {@link #matchedAddresses} of a table were read from. */
+  private final Map<String, TableSnapshot> addressesAt = new HashMap<>();
 
   /**
    * @param schema the graph's schema
@@ -237,11 +247,15 @@ public final class MutationStaging implements AutoCloseable {
     int alreadyPending = p == null ? 0 : p.size();
     int[] fromCommitted = {0};
     List<Property> props = node.properties();
-    committed.scan(key, null, filter, batch -> {
+    Map<String, Long> addresses = matchedAddresses.computeIfAbsent(key, k -> new HashMap<>());
+    addressesAt.putIfAbsent(key, committed.table(key));
+    committed.scanWithRowAddress(key, null, filter, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
+      org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) batch.getVector("_rowaddr");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = text(ids, i);
+        addresses.put(id, addr.get(i)); // the committed row with this id, shadowed or not
         if ((p != null && p.contains(id)) || !seen.add(id)) {
           continue; // shadowed by its pending version, which was judged above
         }
@@ -342,22 +356,55 @@ public final class MutationStaging implements AutoCloseable {
     for (String key : firstTouch.keySet()) {
       TableSpec spec = spec(key);
       TableEntry entry = firstTouch.get(key);
-      TableSnapshot snapshot = committed.tableForWrite(key, tables.writer());
+      java.util.Optional<TableFork.Plan> fork = committed.forkPlan(key, tables.writer());
+      // A first-touch table on a branch is checked against the parent's ref at the same version (the
+      // same rows) and forked and staged only after the sidecar is armed (docs/branches.md, "Lazy
+      // table forks"); any other table is staged now.
+      TableSnapshot snapshot = fork.isPresent() ? committed.table(key) : committed.tableForWrite(key, tables.writer());
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;
         if (mode == KeyedWriteMode.UPSERT) {
           requireStrictIdsAbsent(key, snapshot);
         }
+        // Rows an update matched were read from this very handle: their addresses stand in for the
+        // upsert's id probe (any other id is still probed).
+        Map<String, Long> known = mode == KeyedWriteMode.UPSERT && addressesAt.get(key) == snapshot
+            ? matchedAddresses.getOrDefault(key, Map.of()) : Map.of();
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
-          out.add(new TableEffect(spec, entry, snapshot, KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode)));
+          if (fork.isPresent()) {
+            KeyedWrites.preflight(tables.reader(), snapshot, key, batch, mode);
+            // Staged on the fork after arming: its upsert probes the fork itself (no addresses carried over).
+            out.add(new TableEffect(spec, entry, FirstTouch.of(fork.get(), s -> {
+              try (VectorSchemaRoot rows = p.compact(tables.allocator())) {
+                return KeyedWrites.stage(tables.writer(), s, key, rows, mode);
+              }
+            })));
+          } else {
+            out.add(new TableEffect(spec, entry, snapshot,
+                KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode, known)));
+          }
         }
       }
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
-        staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
+        if (fork.isPresent()) {
+          boolean[] matches = {false};
+          tables.reader().scan(snapshot, List.of("id"), LanceFilter.of(all),
+              b -> matches[0] |= b.getRowCount() > 0);
+          if (!matches[0]) {
+            continue; // as stageDelete: no committed row matches, nothing to commit
+          }
+          // The fork starts at the version just scanned, so its delete matches the same rows.
+          out.add(new TableEffect(spec, entry, FirstTouch.of(fork.get(), s -> tables.writer()
+              .stageDelete(s, key, LanceFilter.of(all)).orElseThrow(() -> new io.omnigraph.api.InternalErrorException(
+                  "the delete on " + key + " matched rows at version " + entry.version() + " of the parent's ref"
+                      + " but none on its fork", null)))));
+        } else {
+          java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
+          staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
+        }
       }
     }
     return out;

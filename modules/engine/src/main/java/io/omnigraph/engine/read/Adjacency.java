@@ -5,7 +5,6 @@ import io.omnigraph.engine.table.TableSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -170,6 +169,46 @@ final class Adjacency {
     return n;
   }
 
+  /** Node tables whose rows are mapped to dense indexes ({@link #rowIndex}), at most this many per adjacency. */
+  static final int MAX_ROW_INDEXES = 4;
+
+  /** Per cached node table instance ({@link NodeCache.Table#serial}): row → dense index or -1; least recently used out. */
+  private final Map<Long, int[]> rowIndexes = new LinkedHashMap<>(8, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, int[]> eldest) {
+      return size() > MAX_ROW_INDEXES;
+    }
+  };
+
+  /**
+   * The dense index of every row of a cached node table version (-1: no edge in this table), built
+   * once per (node table version, edge table version) with one hash lookup per row and kept with
+   * this adjacency (4 bytes per node row, at most {@value #MAX_ROW_INDEXES} node table versions),
+   * so a traversal from rows of that table never hashes an id (docs/queries.md, "Traversal
+   * strategies").
+   *
+   * @param build whether to build it when missing (else null is returned)
+   * @return the map, or null
+   */
+  int[] rowIndex(NodeCache.Table t, boolean build) {
+    synchronized (rowIndexes) {
+      int[] m = rowIndexes.get(t.serial);
+      if (m != null || !build) {
+        return m;
+      }
+    }
+    int[] m = new int[t.rows()];
+    for (int r = 0; r < m.length; r++) {
+      m[r] = indexOf(t.id(r));
+    }
+    synchronized (rowIndexes) {
+      rowIndexes.putIfAbsent(t.serial, m);
+      return rowIndexes.get(t.serial);
+    }
+  }
+
   /** @return the dense index of node {@code id}, or -1 when it has no edge in this table */
   int indexOf(String id) {
     Integer i = index.get(id);
@@ -246,7 +285,8 @@ final class Adjacency {
     private final boolean sameType;
     private int[] buf = new int[16];
     private final int[] count = new int[1];
-    private final BitSet seen = new BitSet();
+    /** One bit per node, all clear between calls (a BitSet's clear rescans its words: quadratic over a piece). */
+    private final long[] seen = new long[(ids.length >>> 6) + 1];
     int[] found = new int[16];
 
     OneHop(Op.Dir dir, boolean sameType) {
@@ -268,13 +308,13 @@ final class Adjacency {
         int w = buf[k];
         if (sameType && w == i) {
           selfLoop = true;
-        } else if (!seen.get(w)) {
-          seen.set(w);
+        } else if ((seen[w >>> 6] & (1L << w)) == 0) {
+          seen[w >>> 6] |= 1L << w;
           found[m++] = w;
         }
       }
       for (int k = 0; k < n; k++) {
-        seen.clear(buf[k]);
+        seen[buf[k] >>> 6] = 0;
       }
       if (selfLoop) {
         System.arraycopy(found, 0, found, 1, m);
@@ -303,12 +343,8 @@ final class Adjacency {
     }
   }
 
-  /** @return whether {@code id} has at least one edge in that direction */
-  boolean hasAny(String id, Op.Dir dir) {
-    Integer i = index.get(id);
-    if (i == null) {
-      return false;
-    }
-    return (dir != Op.Dir.IN && outOff[i + 1] > outOff[i]) || (dir != Op.Dir.OUT && inOff[i + 1] > inOff[i]);
+  /** @return whether dense node {@code i} (-1: none) has at least one edge in that direction */
+  boolean hasAny(int i, Op.Dir dir) {
+    return i >= 0 && ((dir != Op.Dir.IN && outOff[i + 1] > outOff[i]) || (dir != Op.Dir.OUT && inOff[i + 1] > inOff[i]));
   }
 }

@@ -171,6 +171,15 @@ final class BindingScans {
   }
 
   /**
+   * @return the node cache entry this query's rows of {@code b} come from when they carry a row
+   *     number ({@link Entity#row}), or null (every row of a variable with a row number comes from
+   *     this one entry: it is fixed for the query once the cache served the variable)
+   */
+  NodeCache.Table cachedTable(Binding b) {
+    return cached.get(b);
+  }
+
+  /**
    * The node cache's entry for {@code b}'s table with every column the variable reads in memory
    * or filters on, or null; asked at most once per variable and query unless {@code whole}.
    */
@@ -262,7 +271,7 @@ final class BindingScans {
       for (int c = 0; c < cols.length; c++) {
         vals[c] = cols[c][r];
       }
-      Entity e = new Entity(t.id(r), null, null, vals);
+      Entity e = new Entity(t.id(r), null, null, vals, r);
       if (b.acceptsResidual(e)) {
         piece.add(e);
         if (piece.size() == PIECE) {

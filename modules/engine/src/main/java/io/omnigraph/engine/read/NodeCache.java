@@ -51,6 +51,7 @@ final class NodeCache {
     }
   };
   private static long bytes;
+  private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
 
   private NodeCache() {}
 
@@ -179,6 +180,8 @@ final class NodeCache {
     static final long VALUE_BYTES = 8;
 
     final String key;
+    /** Unique per instance: a version evicted and loaded again is a new instance (its row order is not assumed equal). */
+    final long serial = SERIALS.incrementAndGet();
     private String[] ids;
     private Map<String, Integer> rowOf;
     private final Map<String, Object[]> columns = new ConcurrentHashMap<>();

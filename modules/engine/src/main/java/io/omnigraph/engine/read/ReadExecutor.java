@@ -1,20 +1,15 @@
 package io.omnigraph.engine.read;
 
-import io.omnigraph.engine.gq.ColumnRef;
-import io.omnigraph.engine.plan.RowFilter;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.arrow.vector.VarCharVector;
 
@@ -36,8 +31,6 @@ final class ReadExecutor {
   static final int MEMO_MAX_NODES = 1 << 20;
   /** ... and forgets them once more than this many are held. */
   static final int MEMO_MAX_ROWS = 1 << 16;
-  /** A destination that failed its filters (memo marker). */
-  private static final Entity NONE_ROW = new Entity("", null, null, Entity.NONE);
 
   /** Stops the root scan once a limit without ordering is reached (passes through the table layer unclassified). */
   static final class Stop extends UncheckedIOException {
@@ -69,10 +62,10 @@ final class ReadExecutor {
     return System.getProperty("omnigraph.traversal", "");
   }
 
-  private final GraphSnapshot snap;
-  private final ReadPlan plan;
+  final GraphSnapshot snap;
+  final ReadPlan plan;
   private final int slots;
-  private final BindingScans scans;
+  final BindingScans scans;
   private final Map<Binding, List<Entity>> crossSides = new HashMap<>();
 
   ReadExecutor(GraphSnapshot snap, ReadPlan plan) {
@@ -115,11 +108,11 @@ final class ReadExecutor {
     return result.rows();
   }
 
-  private void count(String what) {
+  void count(String what) {
     stats.merge(what, 1, Integer::sum);
   }
 
-  private void count(String what, int n) {
+  void count(String what, int n) {
     stats.merge(what, n, Integer::sum);
   }
 
@@ -182,13 +175,18 @@ final class ReadExecutor {
       };
     }
     if (op instanceof Op.Expand x) {
-      return new ExpandSink(x, next);
+      ExpandSink e = new ExpandSink(this, x, next);
+      if (next instanceof ResultSink r && x.edgeVar() == null && !x.closing() && x.minHops() == 1 && x.maxHops() == 1
+          && r.takesPairCounts(x.to())) {
+        e.weighted = r; // the last operator feeds the aggregate pair counts (docs/queries.md, "Traversal strategies")
+      }
+      return e;
     }
     Op.AntiJoin a = (Op.AntiJoin) op;
     ExpandSink anyEdge = null;
     if (a.inner().size() == 1 && a.inner().get(0) instanceof Op.Expand x && !x.closing() && x.edgeVar() == null
         && !x.to().needsRow() && x.minHops() == 1 && x.maxHops() >= 1 && a.outer().contains(x.from())) {
-      anyEdge = new ExpandSink(x, null);
+      anyEdge = new ExpandSink(this, x, null);
     }
     ExpandSink anyEdgeProbe = anyEdge;
     return new Sink() {
@@ -353,7 +351,7 @@ final class ReadExecutor {
   // ------------------------------------------------------------------ scans
 
   /** The root scan served by Lance's vector search, or null. */
-  private ReadPlan.NearestSpec vectorScan;
+  ReadPlan.NearestSpec vectorScan;
 
   /**
    * Forces how {@code nearest} runs: {@code exact} never uses a vector index (system property
@@ -378,409 +376,5 @@ final class ReadExecutor {
     }
     String index = new io.omnigraph.engine.table.IndexSpec.Vector(n.column(), null, 1).name();
     return snap.hasIndex(root.tableKey(), index) ? n : null;
-  }
-
-  // ------------------------------------------------------------------ traversal
-
-  /** One edge reached from a source: the edge row and the node at its other end. */
-  private record Hit(Entity edge, String other) {}
-
-  private final class ExpandSink implements Sink {
-    private final Op.Expand x;
-    private final Sink next;
-    private Adjacency csr;
-    /** Whether this expansion was counted as a use of its edge table version ({@link Adjacency#hot}). */
-    private boolean counted;
-
-    ExpandSink(Op.Expand x, Sink next) {
-      this.x = x;
-      this.next = next;
-    }
-
-    @Override
-    public void finish() {
-      next.finish();
-    }
-
-    @Override
-    public void push(List<Row> rows) {
-      for (int at = 0; at < rows.size(); at += PIECE) {
-        piece(rows.subList(at, Math.min(rows.size(), at + PIECE)));
-      }
-    }
-
-    private void piece(List<Row> rows) {
-      count("rows expanded " + x.edge().name(), rows.size());
-      int fs = x.from().slot;
-      int ts = x.to().slot;
-      boolean plainOneHop = x.edgeVar() == null && !x.closing() && x.minHops() == 1 && x.maxHops() == 1;
-      if (plainOneHop && csr != null && csr.nodes() <= MEMO_MAX_NODES) {
-        oneHop(rows);
-        return;
-      }
-      Set<String> sources = new LinkedHashSet<>();
-      for (Row r : rows) {
-        sources.add(r.slots[fs].id());
-      }
-      if (plainOneHop && csr == null && useCsr(sources.size())) {
-        csr = Adjacency.of(snap, x.edge().tableKey());
-        if (csr.nodes() <= MEMO_MAX_NODES) {
-          oneHop(rows);
-          return;
-        }
-      }
-      List<Row> out = new ArrayList<>();
-      if (x.edgeVar() != null) {
-        Map<String, List<Hit>> hits = edgeHits(sources);
-        Map<String, Entity> dst = Map.of();
-        if (!x.closing() && x.to().needsRow()) {
-          Set<String> want = new HashSet<>();
-          hits.values().forEach(l -> l.forEach(h -> want.add(h.other())));
-          dst = scans.hydrate(x.to(), want);
-        }
-        for (Row r : rows) {
-          for (Hit h : hits.getOrDefault(r.slots[fs].id(), List.of())) {
-            if (x.closing()) {
-              if (h.other().equals(r.slots[ts].id())) {
-                emit(out, r.with(x.edgeVar().slot, h.edge()));
-              }
-            } else {
-              Entity d = x.to().needsRow() ? dst.get(h.other()) : Entity.idOnly(h.other());
-              if (d != null) {
-                emit(out, r.with(ts, d, x.edgeVar().slot, h.edge()));
-              }
-            }
-          }
-        }
-      } else {
-        Map<String, List<String>> reached = reach(sources);
-        Map<String, Entity> dst = Map.of();
-        if (!x.closing() && x.to().needsRow()) {
-          Set<String> want = new HashSet<>();
-          reached.values().forEach(want::addAll);
-          dst = scans.hydrate(x.to(), want);
-        }
-        Map<String, Set<String>> reachedSets = x.closing() ? new HashMap<>() : null;
-        for (Row r : rows) {
-          List<String> ends = reached.getOrDefault(r.slots[fs].id(), List.of());
-          if (x.closing()) {
-            Set<String> set = reachedSets.computeIfAbsent(r.slots[fs].id(), k -> new HashSet<>(ends));
-            if (set.contains(r.slots[ts].id())) {
-              emit(out, r);
-            }
-            continue;
-          }
-          for (String end : ends) {
-            Entity d = x.to().needsRow() ? dst.get(end) : Entity.idOnly(end);
-            if (d != null) {
-              emit(out, r.with(ts, d));
-            }
-          }
-        }
-      }
-      if (!out.isEmpty()) {
-        next.push(out);
-      }
-    }
-
-    /** Per CSR node: its hydrated destination row ({@link #NONE_ROW}: filtered out), once looked up by this expansion. */
-    private Entity[] memo;
-    private int memoFilled;
-
-    /**
-     * A one-hop expansion over the CSR (docs/queries.md, "Traversals"): each row's destinations as
-     * dense indexes, in the order {@link Adjacency#oneHop} reports them, hydrated once per
-     * destination and expansion (the memo holds one reference per CSR node).
-     */
-    private void oneHop(List<Row> rows) {
-      count("expand csr " + x.edge().name());
-      if (memoFilled > MEMO_MAX_ROWS) {
-        memo = null; // bounded: at most this many destination rows are remembered
-        memoFilled = 0;
-      }
-      int fs = x.from().slot;
-      int ts = x.to().slot;
-      boolean needs = x.to().needsRow();
-      Adjacency a = csr;
-      Adjacency.OneHop hop = a.new OneHop(x.dir(), x.sameType());
-      int[] at = new int[rows.size()];
-      if (needs) {
-        if (memo == null) {
-          memo = new Entity[a.nodes()];
-        }
-        List<String> missing = new ArrayList<>();
-        for (int k = 0; k < rows.size(); k++) {
-          at[k] = a.indexOf(rows.get(k).slots[fs].id());
-          int n = at[k] < 0 ? 0 : hop.of(at[k]);
-          for (int j = 0; j < n; j++) {
-            int w = hop.found[j];
-            if (memo[w] == null) {
-              memo[w] = NONE_ROW;
-              memoFilled++;
-              missing.add(a.id(w));
-            }
-          }
-        }
-        if (!missing.isEmpty()) {
-          for (Entity e : scans.hydrate(x.to(), missing).values()) {
-            memo[a.indexOf(e.id())] = e;
-          }
-        }
-      } else {
-        for (int k = 0; k < rows.size(); k++) {
-          at[k] = a.indexOf(rows.get(k).slots[fs].id());
-        }
-      }
-      List<Row> out = new ArrayList<>();
-      for (int k = 0; k < rows.size(); k++) {
-        int n = at[k] < 0 ? 0 : hop.of(at[k]);
-        for (int j = 0; j < n; j++) {
-          int w = hop.found[j];
-          Entity d = needs ? memo[w] : Entity.idOnly(a.id(w));
-          if (d != NONE_ROW) {
-            emit(out, rows.get(k).with(ts, d));
-          }
-        }
-      }
-      if (!out.isEmpty()) {
-        next.push(out);
-      }
-    }
-
-    private void emit(List<Row> out, Row r) {
-      out.add(r);
-      if (out.size() >= PIECE) {
-        next.push(new ArrayList<>(out));
-        out.clear();
-      }
-    }
-
-    /**
-     * Breadth-first search per source: a node is expanded at most once per source, a destination
-     * reported once per source at its shortest distance when that is within {min,max}. For
-     * same-type edges the source counts as visited: it is its own destination (at one hop) only
-     * through a self-loop, never through a longer cycle, and a self-loop adds no hop.
-     */
-    private Map<String, List<String>> reach(Set<String> sources) {
-      Neighbors nb = neighbors(sources.size());
-      if (csr != null && x.minHops() == 1 && x.maxHops() == 1) {
-        return csr.oneHop(sources, x.dir(), x.sameType()); // docs/queries.md, "Traversals"
-      }
-      Map<String, Set<String>> visited = new HashMap<>();
-      Map<String, List<String>> frontier = new HashMap<>();
-      Map<String, List<String>> out = new HashMap<>();
-      for (String s : sources) {
-        Set<String> v = new HashSet<>();
-        if (x.sameType()) {
-          v.add(s);
-        }
-        visited.put(s, v);
-        frontier.put(s, List.of(s));
-        out.put(s, new ArrayList<>());
-      }
-      for (int depth = 1; depth <= x.maxHops() && !frontier.isEmpty(); depth++) {
-        Set<String> all = new HashSet<>();
-        frontier.values().forEach(all::addAll);
-        Map<String, List<String>> adj = nb.of(all);
-        Map<String, List<String>> nextFrontier = new HashMap<>();
-        for (var e : frontier.entrySet()) {
-          Set<String> v = visited.get(e.getKey());
-          List<String> found = new ArrayList<>();
-          boolean selfLoop = false;
-          for (String u : e.getValue()) {
-            for (String w : adj.getOrDefault(u, List.of())) {
-              if (v.add(w)) {
-                found.add(w);
-              } else if (depth == 1 && x.sameType() && w.equals(e.getKey())) {
-                selfLoop = true;
-              }
-            }
-          }
-          if (depth >= x.minHops()) {
-            if (selfLoop) {
-              out.get(e.getKey()).add(e.getKey());
-            }
-            out.get(e.getKey()).addAll(found);
-          }
-          if (!found.isEmpty() && depth < x.maxHops()) {
-            nextFrontier.put(e.getKey(), found);
-          }
-        }
-        frontier = nextFrontier;
-      }
-      return out;
-    }
-
-    /**
-     * For a negation whose block is only this expansion to a variable nothing else reads (no
-     * edge variable, no filter, at least one hop allowed from the first): which seed rows reach at
-     * least one node, answered from the CSR's degrees (a one-hop destination exists exactly when
-     * the source has an edge in that direction, a self-loop included).
-     *
-     * @return the matched seed rows, or null when the CSR is not the chosen strategy
-     */
-    BitSet anyReached(List<Row> rows) {
-      int fs = x.from().slot;
-      Set<String> sources = new HashSet<>();
-      for (Row r : rows) {
-        sources.add(r.slots[fs].id());
-      }
-      if (csr == null) {
-        if (!useCsr(sources.size())) {
-          return null;
-        }
-        csr = Adjacency.of(snap, x.edge().tableKey());
-      }
-      count("expand csr " + x.edge().name());
-      BitSet matched = new BitSet(rows.size());
-      for (int i = 0; i < rows.size(); i++) {
-        if (csr.hasAny(rows.get(i).slots[fs].id(), x.dir())) {
-          matched.set(i);
-        }
-      }
-      return matched;
-    }
-
-    /** Neighbour lookup for one BFS level: CSR or an indexed scan of the edge table, by cost. */
-    private Neighbors neighbors(int frontier) {
-      if (csr == null && useCsr(frontier)) {
-        csr = Adjacency.of(snap, x.edge().tableKey());
-      }
-      if (csr != null) {
-        count("expand csr " + x.edge().name());
-        Adjacency a = csr;
-        return ids -> {
-          Map<String, List<String>> m = new HashMap<>();
-          for (String id : ids) {
-            List<String> l = new ArrayList<>();
-            a.neighbors(id, x.dir(), l::add);
-            if (!l.isEmpty()) {
-              m.put(id, l);
-            }
-          }
-          return m;
-        };
-      }
-      count("expand indexed " + x.edge().name());
-      return ids -> {
-        Map<String, List<String>> m = new HashMap<>();
-        for (List<Object> chunk : BindingScans.chunks(ids)) {
-          snap.scan(x.edge().tableKey(), List.of("src", "dst"), endpointFilter(chunk), batch -> {
-            VarCharVector s = (VarCharVector) batch.getVector("src");
-            VarCharVector d = (VarCharVector) batch.getVector("dst");
-            count("edge rows read", batch.getRowCount());
-            for (int i = 0; i < batch.getRowCount(); i++) {
-              String a = BindingScans.text(s, i);
-              String b = BindingScans.text(d, i);
-              if (x.dir() != Op.Dir.IN && ids.contains(a)) {
-                m.computeIfAbsent(a, k -> new ArrayList<>()).add(b);
-              }
-              if (x.dir() != Op.Dir.OUT && ids.contains(b)) {
-                m.computeIfAbsent(b, k -> new ArrayList<>()).add(a);
-              }
-            }
-          });
-        }
-        return m;
-      };
-    }
-
-    /**
-     * The chooser (docs/queries.md, "Traversal strategies"): CSR when already built for this table
-     * version, when hops exceed {@value #INDEXED_MAX_HOPS}, when the frontier or the rows this
-     * expansion is expected to see over the whole query exceed {@value #INDEXED_MAX_FRONTIER} (more
-     * than one piece of index probes), or when the edge table has no BTREE index on the column the
-     * expansion probes (an indexed expansion would then be a full scan of the edge table per level
-     * and piece, while the CSR costs one scan and serves every later query of that table version);
-     * otherwise the cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|}
-     * (CSR). An edge table of more than {@link Adjacency#MAX_EDGES} rows always expands indexed; a
-     * version expanded often enough ({@link Adjacency#hot}) gets its CSR.
-     */
-    private boolean useCsr(int frontier) {
-      String forced = forcedStrategy();
-      if (forced.equals("csr") || forced.equals("indexed")) {
-        return forced.equals("csr");
-      }
-      String table = x.edge().tableKey();
-      if (Adjacency.isCached(snap.table(table))) {
-        return true;
-      }
-      long edgeRows = snap.entry(table).rowCount();
-      if (edgeRows > Adjacency.MAX_EDGES) {
-        return false; // never built: the cache's bound holds for every table, one too large included
-      }
-      if (!counted) {
-        counted = true;
-        if (Adjacency.hot(snap.table(table), edgeRows)) {
-          return true;
-        }
-      }
-      if (x.maxHops() > INDEXED_MAX_HOPS || Math.max(frontier, expectedSources()) > INDEXED_MAX_FRONTIER) {
-        return true;
-      }
-      boolean srcIndexed = snap.hasIndex(table, "src_idx");
-      boolean dstIndexed = snap.hasIndex(table, "dst_idx");
-      boolean indexed = switch (x.dir()) {
-        case OUT -> srcIndexed;
-        case IN -> dstIndexed;
-        case BOTH -> srcIndexed && dstIndexed;
-      };
-      if (!indexed) {
-        return true;
-      }
-      double edges = snap.entry(table).rowCount();
-      String fromType = x.dir() == Op.Dir.IN ? x.edge().toType() : x.edge().fromType();
-      double vertices = Math.max(1, snap.entry("node:" + fromType).rowCount());
-      double indexedCost = (double) x.maxHops() * frontier * (edges / vertices);
-      return 1.5 * edges < indexedCost;
-    }
-
-    /**
-     * The source rows this expansion sees over the whole query, estimated: every row of the
-     * source table when the source is the pipeline's root scan without filters, else unknown (0).
-     */
-    private long expectedSources() {
-      Op.Scan root = (Op.Scan) plan.ops.get(0);
-      if (x.from() == root.binding() && !root.binding().hasFilters() && vectorScan == null) {
-        return snap.entry(root.binding().tableKey()).rowCount();
-      }
-      return 0;
-    }
-
-    private RowFilter endpointFilter(List<Object> ids) {
-      RowFilter src = new RowFilter.In(ColumnRef.system("src"), ids);
-      RowFilter dst = new RowFilter.In(ColumnRef.system("dst"), ids);
-      return switch (x.dir()) {
-        case OUT -> src;
-        case IN -> dst;
-        case BOTH -> new RowFilter.Or(List.of(src, dst));
-      };
-    }
-
-    /** Edge-bound strategy: the edge rows touching the sources, one hit per edge and source. */
-    private Map<String, List<Hit>> edgeHits(Set<String> sources) {
-      count("expand edge-bound " + x.edge().name());
-      Map<String, List<Hit>> m = new HashMap<>();
-      Binding ev = x.edgeVar();
-      for (List<Object> chunk : BindingScans.chunks(sources)) {
-        scans.scan(ev, endpointFilter(chunk), edges -> {
-          count("edge rows read", edges.size());
-          for (Entity e : edges) {
-            if (x.dir() != Op.Dir.IN && sources.contains(e.src())) {
-              m.computeIfAbsent(e.src(), k -> new ArrayList<>()).add(new Hit(e, e.dst()));
-            }
-            if (x.dir() != Op.Dir.OUT && sources.contains(e.dst()) && !(x.dir() == Op.Dir.BOTH && e.src().equals(e.dst()))) {
-              m.computeIfAbsent(e.dst(), k -> new ArrayList<>()).add(new Hit(e, e.src()));
-            }
-          }
-        });
-      }
-      return m;
-    }
-  }
-
-  @FunctionalInterface
-  private interface Neighbors {
-    Map<String, List<String>> of(Set<String> ids);
   }
 }

@@ -22,9 +22,34 @@ final class ResultSink implements ReadExecutor.Sink {
   /** The most rows (or groups) this sink held at once, measured after each piece (docs/queries.md, "Execution"). */
   private int maxHeld;
 
+  /** Aggregating: the group key columns and the aggregate columns, by projection index. */
+  private final int[] keys;
+  private final int[] aggregated;
+  /**
+   * Aggregating: the slot of the one variable every group key reads (then a row's group is found
+   * by that entity's identity first: the same entity instance always has the same key values), or -1.
+   */
+  private final int keySlot;
+  /** Entity → its group (identity), at most {@value #GROUP_MEMO_MAX} entries, then forgotten. */
+  private final Map<Entity, Object[]> groupOf = new java.util.IdentityHashMap<>();
+  static final int GROUP_MEMO_MAX = 1 << 16;
+
   ResultSink(ReadPlan plan) {
     this.plan = plan;
     this.width = plan.projections.size();
+    List<Integer> k = new ArrayList<>();
+    List<Integer> a = new ArrayList<>();
+    java.util.Set<Binding> keyVars = new java.util.HashSet<>();
+    for (int i = 0; i < width; i++) {
+      ReadPlan.Projection p = plan.projections.get(i);
+      (p.agg() == null ? k : a).add(i);
+      if (p.agg() == null) {
+        keyVars.addAll(p.val().vars());
+      }
+    }
+    this.keys = k.stream().mapToInt(Integer::intValue).toArray();
+    this.aggregated = a.stream().mapToInt(Integer::intValue).toArray();
+    this.keySlot = keyVars.size() == 1 ? keyVars.iterator().next().slot : -1;
     this.order = plan.orderings.isEmpty() || plan.rrf != null ? null : keyComparator(plan);
     this.top = order != null && plan.limit >= 0 && !plan.aggregate ? new PriorityQueue<>(order.reversed()) : null;
   }
@@ -91,30 +116,76 @@ final class ResultSink implements ReadExecutor.Sink {
     }
   }
 
-  private void aggregate(Entity[] slots) {
-    List<Object> key = new ArrayList<>();
+  /**
+   * Whether the rows reaching this sink from a one-hop expansion to {@code to} can be given as
+   * (destination, pair count) instead (docs/queries.md, "Traversal strategies"): aggregating (no
+   * rrf), every group key reads only {@code to}, and every aggregate is a {@code count} of a value
+   * of {@code to} or of a variable (never null on a row), or a {@code min}/{@code max} of a value
+   * of {@code to}. Then a destination adds its count to its group's counts and its value once to
+   * the minimum and maximum; {@code sum} and {@code avg} take the rows.
+   */
+  boolean takesPairCounts(Binding to) {
+    if (!plan.aggregate || plan.rrf != null) {
+      return false;
+    }
     for (ReadPlan.Projection p : plan.projections) {
-      if (p.agg() == null) {
-        key.add(p.val().fn().apply(slots));
+      boolean onlyTo = p.val().vars().stream().allMatch(b -> b == to);
+      if (p.agg() == null || p.agg() == ReadPlan.Agg.MIN || p.agg() == ReadPlan.Agg.MAX) {
+        if (!onlyTo) {
+          return false;
+        }
+      } else if (p.agg() == ReadPlan.Agg.COUNT) {
+        if (!onlyTo && !p.val().nodeVar()) {
+          return false;
+        }
+      } else {
+        return false; // sum/avg: a value times a count is not always the same double as the count's sum
       }
     }
-    Object[] acc = groups.computeIfAbsent(key, k -> newAccumulators());
-    for (int i = 0; i < width; i++) {
-      ReadPlan.Projection p = plan.projections.get(i);
-      if (p.agg() == null) {
-        acc[i] = p.val().fn().apply(slots);
-        continue;
+    return true;
+  }
+
+  /** Adds {@code n} identical rows {@code slots} to their group ({@link #takesPairCounts}). */
+  void addPairs(Entity[] slots, long n) {
+    aggregate(slots, n);
+  }
+
+  /** Records the rows held now (after each piece of pair counts). */
+  void measure() {
+    maxHeld = Math.max(maxHeld, groups.size());
+  }
+
+  private void aggregate(Entity[] slots) {
+    aggregate(slots, 1);
+  }
+
+  private void aggregate(Entity[] slots, long n) {
+    Object[] acc;
+    Entity g = keySlot >= 0 ? slots[keySlot] : null;
+    if (g != null) {
+      acc = groupOf.get(g);
+      if (acc == null) {
+        acc = group(slots);
+        if (groupOf.size() >= GROUP_MEMO_MAX) {
+          groupOf.clear(); // bounded: forgotten entities find their group by key again
+        }
+        groupOf.put(g, acc);
       }
+    } else {
+      acc = group(slots);
+    }
+    for (int i : aggregated) {
+      ReadPlan.Projection p = plan.projections.get(i);
       Object v = p.val().fn().apply(slots);
       if (v == null) {
         continue;
       }
       ScalarKind k = ReadValues.kind(p.val().type());
       switch (p.agg()) {
-        case COUNT -> acc[i] = (Long) acc[i] + 1;
+        case COUNT -> ((long[]) acc[i])[0] += n;
         case SUM, AVG -> {
           double[] s = (double[]) acc[i];
-          s[0] += ReadValues.integerOrDouble(k, v);
+          s[0] += ReadValues.integerOrDouble(k, v); // n is 1: sum and avg never take pair counts
           s[1] += 1;
         }
         case MIN -> acc[i] = acc[i] == null || ReadValues.compare(k, v, k, acc[i]) < 0 ? v : acc[i];
@@ -123,12 +194,32 @@ final class ResultSink implements ReadExecutor.Sink {
     }
   }
 
+  /** The group of this row's key values (computed), made with the key values on first sight. */
+  private Object[] group(Entity[] slots) {
+    if (keys.length == 0 && !groups.isEmpty()) {
+      return groups.values().iterator().next(); // no group key: the one group
+    }
+    List<Object> key = new ArrayList<>(keys.length);
+    for (int i : keys) {
+      key.add(plan.projections.get(i).val().fn().apply(slots));
+    }
+    Object[] acc = groups.get(key);
+    if (acc == null) {
+      acc = newAccumulators();
+      for (int j = 0; j < keys.length; j++) {
+        acc[keys[j]] = key.get(j);
+      }
+      groups.put(key, acc);
+    }
+    return acc;
+  }
+
   private Object[] newAccumulators() {
     Object[] acc = new Object[width];
     for (int i = 0; i < width; i++) {
       ReadPlan.Agg a = plan.projections.get(i).agg();
       if (a == ReadPlan.Agg.COUNT) {
-        acc[i] = 0L;
+        acc[i] = new long[1];
       } else if (a == ReadPlan.Agg.SUM || a == ReadPlan.Agg.AVG) {
         acc[i] = new double[2];
       }
@@ -141,7 +232,9 @@ final class ResultSink implements ReadExecutor.Sink {
     for (int i = 0; i < width; i++) {
       ReadPlan.Agg a = plan.projections.get(i).agg();
       Object v = acc[i];
-      if (a == ReadPlan.Agg.SUM || a == ReadPlan.Agg.AVG) {
+      if (a == ReadPlan.Agg.COUNT) {
+        v = ((long[]) v)[0];
+      } else if (a == ReadPlan.Agg.SUM || a == ReadPlan.Agg.AVG) {
         double[] s = (double[]) v;
         v = s[1] == 0 ? null : a == ReadPlan.Agg.SUM ? s[0] : s[0] / s[1];
       }
@@ -159,8 +252,7 @@ final class ResultSink implements ReadExecutor.Sink {
     List<Object[]> all;
     if (plan.aggregate) {
       all = new ArrayList<>();
-      boolean keys = plan.projections.stream().anyMatch(p -> p.agg() == null);
-      if (groups.isEmpty() && !keys) {
+      if (groups.isEmpty() && keys.length == 0) {
         all.add(finishGroup(newAccumulators()));
       }
       for (Object[] acc : groups.values()) {

@@ -43,6 +43,7 @@ public final class TableReader {
   private final org.lance.Session session;
   private final SharedDatasets shared = new SharedDatasets();
   private final KeptDatasets kept = new KeptDatasets();
+  private final IdProbe idProbe = new IdProbe(this);
 
   TableReader(BufferAllocator allocator, org.lance.Session session) {
     this.allocator = allocator;
@@ -105,6 +106,7 @@ public final class TableReader {
   void closeShared() {
     shared.close();
     kept.close();
+    idProbe.clear();
   }
 
   /**
@@ -175,6 +177,22 @@ public final class TableReader {
   /** {@link #scan} of every row with its address, in a UInt8 column {@code _rowaddr}. */
   public void scanWithRowAddress(TableSnapshot s, List<String> columns, Consumer<VectorSchemaRoot> batches) {
     scanWith(s, new ScanOptions.Builder().columns(columns).withRowAddress(true).build(), batches);
+  }
+
+  /**
+   * {@link #scan} with each row's address at the pinned version in a UInt8 column {@code _rowaddr}
+   * ({@code columns} {@code null}: every column).
+   */
+  public void scanWithRowAddress(TableSnapshot s, List<String> columns, LanceFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    ScanOptions.Builder b = new ScanOptions.Builder().withRowAddress(true);
+    if (columns != null) {
+      b.columns(columns);
+    }
+    if (filter != null) {
+      b.filter(filter.sql());
+    }
+    scanWith(s, b.build(), batches);
   }
 
   /**
@@ -251,7 +269,7 @@ public final class TableReader {
     scanWith(s, new ScanOptions.Builder().setColumnOrderings(List.of(byId.build())).build(), batches);
   }
 
-  private void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
+  void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
     lance(s.location().uri(), () -> {
       try (LanceScanner scanner = s.dataset().newScan(options); ArrowReader r = scanner.scanBatches()) {
         while (r.loadNextBatch()) {
@@ -269,25 +287,29 @@ public final class TableReader {
   }
 
   /**
-   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order)
+   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order). A
+   *     fragment whose ids this store knows ({@link FragmentIdSets}) and that holds none of them is
+   *     not read; a small one it does not know is read whole once and remembered; the rest (a hash
+   *     hit, a big fragment, a branch ref) are scanned through the id filter.
    */
   public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
-    Set<String> found = new LinkedHashSet<>();
-    for (List<String> chunk : chunks(ids)) {
-      scan(s, List.of(ID), LanceFilter.in(ID, chunk), root -> {
-        VarCharVector v = (VarCharVector) root.getVector(ID);
-        for (int i = 0; i < root.getRowCount(); i++) {
-          found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
-        }
-      });
-    }
-    List<String> out = new ArrayList<>();
-    for (String id : ids) {
-      if (found.contains(id)) {
-        out.add(id);
-      }
-    }
-    return out;
+    return idProbe.existingIds(s, ids);
+  }
+
+  /**
+   * Reads the ids of every small fragment of the pinned version this store does not know yet
+   * (maintenance, after a compaction made new fragments: the next write's probe then reads
+   * nothing; docs/maintenance.md, "Flat write cost").
+   *
+   * @return the number of fragments read
+   */
+  public int learnIds(TableSnapshot s) {
+    return idProbe.learnIds(s);
+  }
+
+  /** @return the probe's memory of fragment ids (the writer adds what it stages; tests read it) */
+  IdProbe idProbe() {
+    return idProbe;
   }
 
   /**
@@ -523,14 +545,21 @@ public final class TableReader {
   }
 
   /**
-   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version.
+   * Lists what {@code version} of the ref at {@code location} reaches; one open of that version,
+   * or none when a write kept its handle ({@link #keep}): that handle is used and kept again, so
+   * making a commit durable does not cost the next write its open (docs/write-protocol.md,
+   * "Durability").
    *
    * @param withTransaction also read the transaction that produced it; never for a branch's first
    *     version (a clone has none, and Lance aborts the JVM when asked for it)
    * @throws NotFoundException the ref has no such version
    */
   public VersionFiles versionFiles(LanceLocation location, long version, boolean withTransaction) {
-    try (TableSnapshot t = openAt(location, version)) {
+    Optional<TableSnapshot> k = kept.take(location.uri(), version);
+    TableSnapshot t = k.isPresent() ? k.get() : lance(location.uri(), () -> new TableSnapshot(location,
+        Dataset.open(allocator, location.uri(), new ReadOptions.Builder().setVersion(version)
+            .setStorageOptions(location.storageOptions()).setSession(session).build())));
+    try {
       return lance(location.uri(), () -> {
         Set<String> files = new LinkedHashSet<>();
         Set<String> indexes = new LinkedHashSet<>();
@@ -549,6 +578,12 @@ public final class TableReader {
         }
         return new VersionFiles(files, txn);
       });
+    } finally {
+      if (k.isPresent()) {
+        kept.keep(t);
+      } else {
+        t.close();
+      }
     }
   }
 
@@ -675,6 +710,7 @@ public final class TableReader {
 
   /** @return fragment id to row offsets of the rows matching any of {@code filters} */
   Map<Integer, List<Integer>> rowAddresses(TableSnapshot s, List<LanceFilter> filters) {
+    ID_PROBES.incrementAndGet();
     Map<Integer, List<Integer>> byFragment = new TreeMap<>();
     for (LanceFilter filter : filters) {
       ScanOptions options = new ScanOptions.Builder().columns(List.of(ID)).filter(filter.sql()).withRowAddress(true).build();
@@ -689,6 +725,20 @@ public final class TableReader {
     return byFragment;
   }
 
+  private static final java.util.concurrent.atomic.AtomicLong ID_PROBES = new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * @return the id probes (a strict insert's probe, an upsert's row lookup: {@link IdProbe}, or a scan
+   *     for the rows of given ids) made in this process, for tests
+   */
+  public static long idProbes() {
+    return ID_PROBES.get();
+  }
+
+  static void countIdProbe() {
+    ID_PROBES.incrementAndGet();
+  }
+
   /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
   static List<LanceFilter> idFilterChunks(List<String> ids) {
     List<LanceFilter> out = new ArrayList<>();
@@ -698,7 +748,7 @@ public final class TableReader {
     return out;
   }
 
-  private static List<List<String>> chunks(Collection<String> ids) {
+  static List<List<String>> chunks(Collection<String> ids) {
     List<List<String>> out = new ArrayList<>();
     List<String> cur = new ArrayList<>();
     for (String id : ids) {

@@ -122,16 +122,18 @@ public final class TableWriter {
    */
 
   public StagedWrite stageKeyedWrite(TableSnapshot s, String tableKey, VectorSchemaRoot batch, KeyedWriteMode mode) {
+    return stageKeyedWrite(s, tableKey, batch, mode, Map.of());
+  }
+
+  /**
+   * {@link #stageKeyedWrite}; an upsert takes the rows of the ids in {@code known} (id → row address
+   * at {@code s}'s version, read from {@code s} by the caller) as found and probes only the others.
+   */
+  public StagedWrite stageKeyedWrite(TableSnapshot s, String tableKey, VectorSchemaRoot batch, KeyedWriteMode mode,
+      Map<String, Long> known) {
     List<String> ids = KeyedBatch.ids(batch);
     if (mode == KeyedWriteMode.STRICT_INSERT) {
-      List<String> dup = KeyedBatch.duplicates(ids);
-      if (!dup.isEmpty()) {
-        throw new KeyCollision(tableKey, dup, "appears more than once in the input");
-      }
-      List<String> existing = reader.existingIds(s, ids);
-      if (!existing.isEmpty()) {
-        throw new KeyCollision(tableKey, existing, "already exists");
-      }
+      KeyCollision.probeStrictInsert(reader, s, tableKey, batch);
       return stageCertifiedInsert(s, tableKey, batch, ids, "strict insert");
     }
     // Upsert: last row per id wins.
@@ -145,10 +147,19 @@ public final class TableWriter {
     try {
       VectorSchemaRoot rows = deduped == null ? batch : deduped;
       List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
-      Map<Integer, List<Integer>> toDelete = reader.rowAddresses(s, TableReader.idFilterChunks(uniqueIds));
+      List<String> unknown = uniqueIds.stream().filter(id -> !known.containsKey(id)).toList();
+      Map<Integer, List<Integer>> toDelete = unknown.isEmpty() ? new java.util.TreeMap<>()
+          : reader.idProbe().rowAddresses(s, unknown, new java.util.HashSet<>());
+      for (String id : uniqueIds) {
+        Long a = known.get(id);
+        if (a != null) {
+          toDelete.computeIfAbsent((int) (a >>> 32), k -> new ArrayList<>()).add((int) (a & 0xffffffffL));
+        }
+      }
       String uuid = UUID.randomUUID().toString();
       Operation op = lance(s.location().uri(), () -> {
         List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
+        reader.idProbe().remember(s.location(), added, uniqueIds); // the next probe need not read it
         if (toDelete.isEmpty()) {
           return added.isEmpty() ? Append.builder().fragments(added).build()
               : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
@@ -205,6 +216,7 @@ public final class TableWriter {
   private StagedWrite stageCertifiedInsert(TableSnapshot s, String tableKey, VectorSchemaRoot batch, List<String> ids,
       String what) {
     List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+    reader.idProbe().remember(s.location(), frags, ids); // the next probe need not read it
     String uuid = UUID.randomUUID().toString();
     if (frags.isEmpty()) {
       // Nothing inserted: no key to prove absent, so no certificate.

@@ -1,0 +1,180 @@
+package io.omnigraph.bench;
+
+import io.omnigraph.api.Graph;
+import io.omnigraph.api.LoadMode;
+import io.omnigraph.api.LoadOptions;
+import io.omnigraph.api.MutationOptions;
+import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.PreparedMutation;
+import io.omnigraph.api.QueryParams;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Wall-clock phase breakdown of durable 1-row writes (issue 18 item 2; docs/benchmarks.md, "1-row
+ * write: phase breakdown"). Loads the write benchmark's graph (N persons with their companies and
+ * edges) once, then runs {@code --warmup} + {@code --ops} 1-row {@code .gq} inserts and as many
+ * 1-row updates, each its own durable commit, exactly as {@link WriteBenchChild} does, and marks
+ * the time at the engine's own failpoints (armed as {@link FailAction#call} hooks that only read
+ * the clock) plus the write-context seam that runs right before the effect window. A phase is the
+ * time between two consecutive marks of one write; the table gives the median and mean per phase
+ * and each phase's share of the mean write.
+ *
+ * <p>Arguments: {@code --work <dir>} (default {@code target/phase-work}; a graph already there is
+ * reused), {@code --persons N} (100000), {@code --warmup N} (20), {@code --ops N} (60).
+ */
+public final class WritePhaseProfile {
+  private WritePhaseProfile() {}
+
+  /** Marks of the current write, in order: name, nanoTime. */
+  private static final List<Object[]> MARKS = new ArrayList<>();
+
+  private static void mark(String name) {
+    synchronized (MARKS) {
+      MARKS.add(new Object[] {name, System.nanoTime()});
+    }
+  }
+
+  /** Failpoints on the write path, in the order a 1-row write passes them. */
+  static final List<String> POINTS = List.of(Failpoints.SIDECAR_LIST, Failpoints.WRITE_POST_STAGE_PRE_EFFECT,
+      Failpoints.SIDECAR_WRITE, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, Failpoints.TABLE_COMMIT_BEFORE,
+      Failpoints.TABLE_COMMIT_AFTER, Failpoints.SIDECAR_CONFIRM, Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH,
+      Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER, Failpoints.SIDECAR_DELETE,
+      Failpoints.MAINTENANCE_POST_WRITE);
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opt = new LinkedHashMap<>(Map.of("--work", "target/phase-work", "--persons", "100000",
+        "--warmup", "20", "--ops", "60"));
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      opt.put(args[i], args[i + 1]);
+    }
+    Path work = Path.of(opt.get("--work")).toAbsolutePath();
+    int persons = Integer.parseInt(opt.get("--persons"));
+    int warmup = Integer.parseInt(opt.get("--warmup"));
+    int ops = Integer.parseInt(opt.get("--ops"));
+    Path graphDir = work.resolve("graph");
+    if (!Files.exists(graphDir)) {
+      Files.createDirectories(work);
+      Path ndjson = work.resolve("input.ndjson");
+      WriteBenchmark.writeNdjson(persons, ndjson);
+      long t0 = System.nanoTime();
+      try (Graph g = Omnigraph.init(graphDir.toString(), ReadBenchData.SCHEMA)) {
+        g.load(LoadMode.OVERWRITE, ndjson, LoadOptions.defaults());
+      }
+      System.out.printf("loaded %,d persons in %d ms%n", persons, (System.nanoTime() - t0) / 1_000_000);
+      Files.delete(ndjson);
+    }
+    String load = Files.readString(Path.of("/proc/loadavg")).trim();
+    System.out.println("load average before: " + load);
+    List<AutoCloseable> armed = new ArrayList<>();
+    for (String p : POINTS) {
+      armed.add(Failpoints.arm(p, FailAction.call(() -> mark(p))));
+    }
+    try {
+      // Finer marks, where a build has them (a temporary profiling build; absent on main).
+      Failpoints.class.getField("profileMark").set(null,
+          (java.util.function.Consumer<String>) WritePhaseProfile::mark);
+    } catch (NoSuchFieldException e) {
+      // only the failpoints
+    }
+    try (Graph g = Omnigraph.open(graphDir.toString())) {
+      hookBeforeWindow(g);
+      PreparedMutation add = g.prepareMutation(WriteBenchChild.GQ, "add");
+      PreparedMutation set = g.prepareMutation(WriteBenchChild.GQ_UPDATE, "setAge");
+      long stamp = System.currentTimeMillis() % 1_000_000;
+      run("1-row insert", warmup, ops, i -> g.mutate(add, QueryParams.of(Map.of("pid", "prof-" + stamp + "-" + i,
+          "name", "n" + i, "age", 30L)), MutationOptions.defaults()));
+      run("1-row update", warmup, ops, i -> g.mutate(set, QueryParams.of(Map.of("pid",
+          WriteBenchChild.updatedPid(i + (int) (stamp % 100)), "age", 40L + i)), MutationOptions.defaults()));
+    } finally {
+      for (AutoCloseable a : armed) {
+        a.close();
+      }
+    }
+    System.out.println("load average after: " + Files.readString(Path.of("/proc/loadavg")).trim());
+    System.exit(0);
+  }
+
+  /** Marks the end of preparation: the write context's seam that runs right before the effect window. */
+  private static void hookBeforeWindow(Graph g) throws ReflectiveOperationException {
+    for (Class<?> c = g.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField("beforeEffectWindow");
+        f.setAccessible(true);
+        f.set(g, (Runnable) () -> mark("prepared (before effect window)"));
+        return;
+      } catch (NoSuchFieldException e) {
+        // try the superclass
+      }
+    }
+    System.out.println("(no beforeEffectWindow seam on " + g.getClass() + ": preparation is not split from the window)");
+  }
+
+  interface Op {
+    void run(int i);
+  }
+
+  private static void run(String what, int warmup, int ops, Op op) {
+    Map<String, long[]> phases = new LinkedHashMap<>();
+    long[] totals = new long[ops];
+    List<String> firstSequence = null;
+    for (int i = 0; i < warmup + ops; i++) {
+      synchronized (MARKS) {
+        MARKS.clear();
+      }
+      long t0 = System.nanoTime();
+      op.run(i);
+      long t1 = System.nanoTime();
+      if (i < warmup) {
+        continue;
+      }
+      int k = i - warmup;
+      totals[k] = t1 - t0;
+      List<Object[]> marks;
+      synchronized (MARKS) {
+        marks = new ArrayList<>(MARKS);
+      }
+      marks.add(0, new Object[] {"start", t0});
+      marks.add(new Object[] {"return", t1});
+      List<String> seq = new ArrayList<>();
+      Map<String, Integer> seen = new LinkedHashMap<>();
+      for (int m = 1; m < marks.size(); m++) {
+        String from = (String) marks.get(m - 1)[0];
+        String to = (String) marks.get(m)[0];
+        String label = from + " -> " + to;
+        int n = seen.merge(label, 1, Integer::sum);
+        if (n > 1) {
+          label = label + " #" + n;
+        }
+        seq.add(label);
+        phases.computeIfAbsent(label, x -> new long[ops])[k] += (long) marks.get(m)[1] - (long) marks.get(m - 1)[1];
+      }
+      if (firstSequence == null) {
+        firstSequence = seq;
+      }
+    }
+    double meanTotal = Arrays.stream(totals).average().orElse(0) / 1e6;
+    long[] sorted = totals.clone();
+    Arrays.sort(sorted);
+    System.out.printf("%n%s: %d measured after %d warm-up; p50 %.2f ms, p99 %.2f ms, mean %.2f ms%n", what, ops,
+        warmup, sorted[(ops - 1) / 2] / 1e6, sorted[Math.max(0, (int) Math.ceil(ops * 0.99) - 1)] / 1e6, meanTotal);
+    System.out.println("| phase (between marks) | median ms | mean ms | share of mean |");
+    System.out.println("|---|---|---|---|");
+    for (Map.Entry<String, long[]> e : phases.entrySet()) {
+      long[] v = e.getValue().clone();
+      Arrays.sort(v);
+      double mean = Arrays.stream(v).average().orElse(0) / 1e6;
+      System.out.printf("| %s | %.2f | %.2f | %.1f%% |%n", e.getKey(), v[(ops - 1) / 2] / 1e6, mean,
+          100 * mean / meanTotal);
+    }
+    System.out.println("first measured write's sequence: " + firstSequence);
+  }
+}
