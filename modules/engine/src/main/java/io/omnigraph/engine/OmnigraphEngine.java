@@ -146,7 +146,8 @@ public final class OmnigraphEngine implements GraphEngine {
           schema);
       SnapshotResolver snapshots = new SnapshotResolver(root, tables, manifest);
       try {
-        return HistoryCleanup.run(root, tables, sweep.sidecars(), snapshots, cleanup, java.time.Clock.systemUTC());
+        return HistoryCleanup.run(root, tables, sweep.sidecars(), snapshots, manifest, cleanup,
+            java.time.Clock.systemUTC());
       } finally {
         snapshots.close();
       }

@@ -245,6 +245,78 @@ class HistoryCleanupTest {
     assertThat(cleanup(1, Duration.ZERO, true).applied()).isTrue();
   }
 
+  /** PeopleGraph without Company and WorksAt: applying it soft-drops both. */
+  static final String PERSON_ONLY = """
+      node Person {
+        name: String @key
+        age: I32?
+      }
+      """;
+
+  List<Long> lanceVersionsAt(String path) {
+    return lance().tables().reader().versions(lance().root().lance(path)).stream().map(v -> v[0]).toList();
+  }
+
+  @Test
+  void aSoftDroppedTableIsCleanedUnderTheSameRulesAndEveryCommitStillReadsIt() {
+    writes(0, 4);
+    graph.optimize(); // node:Company: an index build no commit pins, then the compaction it publishes
+    String company = lance().state().table("node:Company").orElseThrow().path();
+    Set<Long> pinned = pinnedByCommits("node:Company");
+    graph.applySchema(PERSON_ONLY, io.omnigraph.api.SchemaApplyOptions.defaults()); // soft drops
+    assertThat(lance().state().table("node:Company")).isEmpty();
+    Map<String, String> exports = exportEveryCommit();
+    assertThat(exports.values()).anyMatch(e -> e.contains("\"c3\""));
+    List<Long> before = lanceVersionsAt(company);
+    CleanupReport preview = cleanup(1, Duration.ZERO, false);
+    List<Long> listed = versionsOf(preview, "node:Company", "main");
+    assertThat(listed).as(preview.toString()).isNotEmpty().doesNotContainAnyElementsOf(pinned);
+    assertThat(lanceVersionsAt(company)).isEqualTo(before);
+    CleanupReport done = cleanup(1, Duration.ZERO, true);
+    assertThat(versionsOf(done, "node:Company", "main")).isEqualTo(listed);
+    assertThat(lanceVersionsAt(company)).containsExactlyElementsOf(
+        before.stream().filter(v -> !listed.contains(v)).toList()).containsAll(pinned);
+    assertThat(exportEveryCommit()).isEqualTo(exports);
+    assertThat(cleanup(1, Duration.ZERO, false).tables()).isEmpty();
+  }
+
+  @Test
+  void aPendingSidecarRefusesTheCleanupOfASoftDroppedTable() {
+    writes(0, 3);
+    graph.optimize();
+    String company = lance().state().table("node:Company").orElseThrow().path();
+    graph.applySchema(PERSON_ONLY, io.omnigraph.api.SchemaApplyOptions.defaults());
+    assertThat(versionsOf(cleanup(1, Duration.ZERO, false), "node:Company", "main")).isNotEmpty();
+    List<Long> before = lanceVersionsAt(company);
+    InterruptedWrite.run(lance(), PeopleGraph.person("late", 9), "svc", InterruptedWrite.StopAt.AFTER_FIRST_COMMIT);
+    graph.close();
+    graph = null;
+    assertThatThrownBy(() -> Omnigraph.cleanup(uri, OPTIONS, new CleanupOptions(1, Duration.ZERO, true)))
+        .isInstanceOf(RecoveryRequiredException.class);
+    assertThatThrownBy(() -> Omnigraph.cleanup(uri, OPTIONS, new CleanupOptions(1, Duration.ZERO, false)))
+        .isInstanceOf(RecoveryRequiredException.class);
+    graph = Omnigraph.open(uri, OPTIONS);
+    assertThat(lanceVersionsAt(company)).isEqualTo(before);
+  }
+
+  @Test
+  void aVersionOnlyACommitBeforeARenamePinsSurvives() {
+    writes(0, 4);
+    graph.optimize();
+    // The commits so far name the table node:Company; after the rename every new commit names it node:Firm.
+    Set<Long> pinnedBefore = pinnedByCommits("node:Company");
+    graph.applySchema(PeopleGraph.SCHEMA.replace("node Company {", "node Firm @rename_from(\"Company\") {")
+        .replace("Person -> Company", "Person -> Firm"), io.omnigraph.api.SchemaApplyOptions.defaults());
+    String firm = lance().state().table("node:Firm").orElseThrow().path();
+    Map<String, String> exports = exportEveryCommit();
+    CleanupReport done = cleanup(1, Duration.ZERO, true);
+    // Something of the renamed table goes (the index build no commit pins), nothing an old commit pins.
+    assertThat(versionsOf(done, "node:Firm", "main")).as(done.toString()).isNotEmpty()
+        .doesNotContainAnyElementsOf(pinnedBefore);
+    assertThat(lanceVersionsAt(firm)).containsAll(pinnedBefore);
+    assertThat(exportEveryCommit()).isEqualTo(exports);
+  }
+
   String exportBranch(String branch) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     graph.export(bytes, branch);

@@ -578,10 +578,17 @@ public final class BranchMerge {
       MergeOptions options) {
     String target = prepared.branch();
     List<TablePlan> data = plans.stream().filter(TablePlan::writesData).toList();
-    // First-touch forks happen here, before arming (docs/branches.md, "Writes on a branch").
+    // A lazy target table is forked only after the sidecar that names it is armed (docs/branches.md,
+    // "Lazy table forks"); the others are the target's own refs.
     Map<String, TableSnapshot> forWrite = new LinkedHashMap<>();
+    Map<String, io.omnigraph.engine.table.TableFork.Plan> forks = new LinkedHashMap<>();
     for (TablePlan p : data) {
-      forWrite.put(p.key(), tgt.tableForWrite(p.key(), ctx.tables().writer()));
+      var fork = tgt.forkPlan(p.key(), ctx.tables().writer());
+      if (fork.isPresent()) {
+        forks.put(p.key(), fork.get());
+      } else {
+        forWrite.put(p.key(), tgt.tableForWrite(p.key(), ctx.tables().writer()));
+      }
     }
     String message = options.message() != null ? options.message() : "merge " + source + " into " + target;
     try (EffectWindow window = ctx.window().get();
@@ -600,6 +607,9 @@ public final class BranchMerge {
             new ErrorDetail.RecoveryRequired(id));
       }
       for (TablePlan p : data) {
+        if (forks.containsKey(p.key())) {
+          continue; // no ref yet: its fork starts at the published version
+        }
         long head = ctx.tables().reader().latestVersion(forWrite.get(p.key()));
         if (head != p.targetEntry.version()) {
           throw new ConflictException("table " + p.key() + " has Lance HEAD " + head + " but the graph publishes "
@@ -632,10 +642,10 @@ public final class BranchMerge {
           chain.add(UUID.randomUUID().toString());
         }
         uuids.put(p.key(), chain);
-        TableSnapshot s = forWrite.get(p.key());
-        chains.add(new WriteIntent.PlannedChain(p.targetEntry.identity(), p.key(),
-            io.omnigraph.engine.table.TableReader.mainUri(s.location(), tableBranch), p.targetEntry.version(), chain,
-            tableBranch));
+        var fork = forks.get(p.key());
+        chains.add(new WriteIntent.PlannedChain(p.targetEntry.identity(), p.key(), fork != null ? fork.main().uri()
+            : io.omnigraph.engine.table.TableReader.mainUri(forWrite.get(p.key()).location(), tableBranch),
+            p.targetEntry.version(), chain, tableBranch, fork != null));
       }
       List<ManifestPublisher.TableUpdate> pointerUpdates = new ArrayList<>();
       List<RecoverySidecar.TableUpdateSlot> pointerSlots = new ArrayList<>();
@@ -653,8 +663,14 @@ public final class BranchMerge {
       }
       WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, options.actor(),
           message, prepared.head(), ctx.schemaAuthority(), commitId, createdAt, srcHead, chains, pointerSlots);
+      List<TableSnapshot> forked = new ArrayList<>();
       try {
         Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
+        for (var f : forks.entrySet()) {
+          TableSnapshot s = f.getValue().open(); // sidecar-before-ref
+          forked.add(s);
+          forWrite.put(f.getKey(), s);
+        }
         List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
         List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
         for (TablePlan p : data) {
@@ -683,6 +699,8 @@ public final class BranchMerge {
             + ": the merge failed after its recovery sidecar was armed (" + e.getMessage() + "); the next"
             + " read-write open or 'omnigraph repair' completes or compensates it",
             new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
+      } finally {
+        forked.forEach(TableSnapshot::close);
       }
       if (sidecar != null) {
         sidecar.retirePublished(); // the publish is durable: the removal need not be

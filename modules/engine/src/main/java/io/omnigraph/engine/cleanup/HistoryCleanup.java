@@ -6,6 +6,7 @@ import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.InternalErrorException;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.api.storage.LanceLocation;
+import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.SidecarStore;
 import io.omnigraph.engine.snapshot.SnapshotResolver;
@@ -56,14 +57,14 @@ public final class HistoryCleanup {
    *     report would otherwise hide it)
    */
   public static CleanupReport run(GraphRoot root, TableStore tables, SidecarStore sidecars, SnapshotResolver snapshots,
-      CleanupOptions options, Clock clock) {
+      ManifestStore manifest, CleanupOptions options, Clock clock) {
     try (EffectWindow window = WriteGates.exclusive(root, "cleanup")) {
       refuseWhilePending(sidecars);
-      PinnedVersions pins = PinnedVersions.read(snapshots);
+      PinnedVersions pins = PinnedVersions.read(snapshots, manifest);
       long threshold = clock.instant().minus(options.olderThan()).toEpochMilli();
       List<Planned> plan = new ArrayList<>();
       for (PinnedVersions.TableRef ref : pins.refs()) {
-        Planned p = plan(root, tables.reader(), ref, pins.of(ref.tableKey()), options.keep(), threshold);
+        Planned p = plan(root, tables.reader(), ref, pins.of(ref), options.keep(), threshold);
         if (p != null) {
           plan.add(p);
         }
@@ -101,6 +102,14 @@ public final class HistoryCleanup {
   static Planned plan(GraphRoot root, TableReader reader, PinnedVersions.TableRef ref, Set<Long> pinned, int keep,
       long threshold) {
     LanceLocation location = TableReader.branchLocation(root.lance(ref.path()), ref.branch());
+    if (ref.dropped()) {
+      // A hard drop deleted the dataset (its tombstone stays): nothing of it to clean.
+      java.util.Optional<io.omnigraph.engine.table.TableSnapshot> s = reader.openLatestIfExists(location);
+      if (s.isEmpty()) {
+        return null;
+      }
+      s.get().close();
+    }
     List<long[]> versions = reader.versions(location);
     if (versions.isEmpty()) {
       return null;

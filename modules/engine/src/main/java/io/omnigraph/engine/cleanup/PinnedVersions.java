@@ -3,6 +3,7 @@ package io.omnigraph.engine.cleanup;
 import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestState;
+import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
 import io.omnigraph.engine.snapshot.SnapshotResolver;
 import io.omnigraph.engine.table.NativeBranch;
@@ -24,17 +25,32 @@ import java.util.TreeSet;
  * never less. A branch that has not written a table yet publishes its parent's version of it (a
  * lazy fork), and its commits pin that version like any other.
  *
+ * <p>A commit names a table by the key it had then; a renamed table has another key now, and a
+ * soft-dropped one none. So the pins are also kept per dataset path, from the manifests'
+ * {@code table_version} rows (one per version ever published of a table, under its stable identity,
+ * whatever its key): a version some commit pins was published, so it is among them. Soft-dropped
+ * tables (a tombstone hides them from the latest manifest) are cleaned too, on their main ref, under
+ * the same rules.
+ *
  * @param pins per table key, every version any commit (and any current table entry) of any branch pins
- * @param refs the table refs to clean: each table's dataset and ref as some branch publishes it
+ * @param published per dataset path, every version a {@code table_version} row of any branch's manifest publishes
+ * @param refs the table refs to clean: each table's dataset and ref as some branch publishes it, and
+ *     the main ref of each soft-dropped table
  * @param branches the branches read: {@code main} first, then every live branch by name
  */
-public record PinnedVersions(Map<String, Set<Long>> pins, List<TableRef> refs, List<String> branches) {
+public record PinnedVersions(Map<String, Set<Long>> pins, Map<String, Set<Long>> published, List<TableRef> refs,
+    List<String> branches) {
   public PinnedVersions {
-    Map<String, Set<Long>> copy = new TreeMap<>();
-    pins.forEach((k, v) -> copy.put(k, java.util.Collections.unmodifiableSet(new TreeSet<>(v))));
-    pins = java.util.Collections.unmodifiableMap(copy);
+    pins = frozen(pins);
+    published = frozen(published);
     refs = List.copyOf(refs);
     branches = List.copyOf(branches);
+  }
+
+  private static Map<String, Set<Long>> frozen(Map<String, Set<Long>> in) {
+    Map<String, Set<Long>> copy = new TreeMap<>();
+    in.forEach((k, v) -> copy.put(k, java.util.Collections.unmodifiableSet(new TreeSet<>(v))));
+    return java.util.Collections.unmodifiableMap(copy);
   }
 
   /**
@@ -43,8 +59,9 @@ public record PinnedVersions(Map<String, Set<Long>> pins, List<TableRef> refs, L
    * @param tableKey the table key
    * @param path the dataset path relative to the graph root
    * @param branch the native ref ({@code null}: the dataset's main)
+   * @param dropped a soft-dropped table (no branch publishes it any more)
    */
-  public record TableRef(String tableKey, String path, String branch) {
+  public record TableRef(String tableKey, String path, String branch, boolean dropped) {
     static final Comparator<TableRef> ORDER = Comparator.comparing(TableRef::tableKey)
         .thenComparing(r -> r.branch() == null ? "" : "~" + r.branch()).thenComparing(TableRef::path);
   }
@@ -54,13 +71,21 @@ public record PinnedVersions(Map<String, Set<Long>> pins, List<TableRef> refs, L
     return pins.getOrDefault(tableKey, Set.of());
   }
 
+  /** @return the versions of {@code ref} that must stay: pinned by its key or published for its dataset */
+  public Set<Long> of(TableRef ref) {
+    Set<Long> out = new TreeSet<>(of(ref.tableKey()));
+    out.addAll(published.getOrDefault(ref.path(), Set.of()));
+    return out;
+  }
+
   /**
    * Reads the latest manifest of main and of every live branch.
    *
    * @param snapshots the root's resolver
    */
-  static PinnedVersions read(SnapshotResolver snapshots) {
+  static PinnedVersions read(SnapshotResolver snapshots, ManifestStore manifest) {
     Map<String, Set<Long>> pins = new TreeMap<>();
+    Map<String, Set<Long>> published = new TreeMap<>();
     Set<TableRef> refs = new TreeSet<>(TableRef.ORDER);
     List<String> branches = new java.util.ArrayList<>();
     ManifestState main = snapshots.latest();
@@ -71,7 +96,17 @@ public record PinnedVersions(Map<String, Set<Long>> pins, List<TableRef> refs, L
       add(state, pins, refs);
       branches.add(b.name());
     }
-    return new PinnedVersions(pins, List.copyOf(refs), branches);
+    Set<String> live = new java.util.HashSet<>();
+    refs.forEach(r -> live.add(r.path()));
+    for (String branch : branches) {
+      for (ManifestStore.RecordedTable t : manifest.recordedTables(branch)) {
+        published.computeIfAbsent(t.path(), x -> new TreeSet<>()).addAll(t.versions());
+        if (t.dropped() && !live.contains(t.path())) {
+          refs.add(new TableRef(t.tableKey(), t.path(), null, true));
+        }
+      }
+    }
+    return new PinnedVersions(pins, published, List.copyOf(refs), branches);
   }
 
   private static void add(ManifestState state, Map<String, Set<Long>> pins, Set<TableRef> refs) {
@@ -80,7 +115,7 @@ public record PinnedVersions(Map<String, Set<Long>> pins, List<TableRef> refs, L
     }
     for (TableEntry t : state.tables().values()) {
       pins.computeIfAbsent(t.tableKey(), x -> new TreeSet<>()).add(t.version());
-      refs.add(new TableRef(t.tableKey(), t.path(), t.branch()));
+      refs.add(new TableRef(t.tableKey(), t.path(), t.branch(), false));
     }
   }
 }

@@ -50,7 +50,10 @@ public final class Failpoints {
   public static final String WRITE_POST_NO_EFFECT = "mutation.post_no_effect_pre_gate";
   /** A node delete, after its rows are matched and before the primary table's delete (and cascade) is staged. */
   public static final String WRITE_DELETE_NODE_PRE_PRIMARY_DELETE = "mutation.delete_node_pre_primary_delete";
-  /** After the Phase A sidecar is durable, before the first table commit. */
+  /**
+   * After the Phase A sidecar is durable, before the first-touch forks of a branch write (the
+   * sidecar names them; none exists yet) and before the first table commit.
+   */
   public static final String WRITE_POST_SIDECAR_PRE_COMMIT = "mutation.post_sidecar_pre_fork";
   /** Before each table's staged transaction is committed (fires once per table, in commit order). */
   public static final String TABLE_COMMIT_BEFORE = "mutation.post_fork_pre_commit";

@@ -123,7 +123,8 @@ public final class GraphLoad {
         phases.put("stage", t2 - t1);
         List<GraphWrite.TableEffect> effects = new ArrayList<>();
         for (Prepared p : prepared) {
-          effects.add(new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
+          effects.add(p.firstTouch != null ? new GraphWrite.TableEffect(p.spec, p.entry, p.firstTouch)
+              : new GraphWrite.TableEffect(p.spec, p.entry, p.snapshot, p.staged));
         }
         graph.beforeEffectWindow().run();
         GraphWrite.Outcome outcome = graph.writer().commitAndPublish(new GraphWrite.Intent(
@@ -135,7 +136,7 @@ public final class GraphLoad {
         options.progress().onProgress(new LoadProgress(validated.lines(), elapsed(), true, sinceFirstRow()));
         Map<String, Long> written = new LinkedHashMap<>();
         for (Prepared p : prepared) {
-          written.put(p.spec.tableKey(), p.staged.rowsWritten());
+          written.put(p.spec.tableKey(), p.rowsWritten);
         }
         return new LoadResult(commitId, mode, validated.lines(), written, phases);
       } finally {
@@ -240,6 +241,8 @@ public final class GraphLoad {
     final TableEntry entry;
     final TableSnapshot snapshot;
     StagedWrite staged;
+    io.omnigraph.engine.write.FirstTouch firstTouch; // instead of staged: forked and staged after arming
+    long rowsWritten;
 
     Prepared(TableSpec spec, TableEntry entry, TableSnapshot snapshot) {
       this.spec = spec;
@@ -257,6 +260,21 @@ public final class GraphLoad {
       TableWriter.OverwriteStaging streamedOverwrite) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
+    java.util.Optional<io.omnigraph.engine.table.TableFork.Plan> fork = mode == LoadMode.OVERWRITE
+        ? java.util.Optional.empty() : committed.forkPlan(spec.tableKey(), tables.writer());
+    if (fork.isPresent()) {
+      // A first-touch table on a branch (docs/branches.md, "Lazy table forks"): checked now against the
+      // parent's ref at the same version, forked and staged only after the sidecar is armed.
+      VectorSchemaRoot batch = single(rows);
+      KeyedWriteMode keyed = mode == LoadMode.APPEND ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
+      KeyedWrites.preflight(tables.reader(), committed.table(spec.tableKey()), spec.tableKey(), batch, keyed);
+      Prepared p = new Prepared(spec, entry, null);
+      p.firstTouch = io.omnigraph.engine.write.FirstTouch.of(fork.get(),
+          s -> KeyedWrites.stage(tables.writer(), s, spec.tableKey(), batch, keyed));
+      p.rowsWritten = keyed == KeyedWriteMode.STRICT_INSERT ? batch.getRowCount()
+          : io.omnigraph.engine.table.KeyCollision.distinctIds(batch);
+      return p;
+    }
     TableSnapshot snapshot = committed.tableForWrite(spec.tableKey(), tables.writer());
     Prepared p = new Prepared(spec, entry, snapshot);
     p.staged = switch (mode) {
@@ -267,6 +285,7 @@ public final class GraphLoad {
           ? streamedOverwrite.finish()
           : tables.writer().beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
     };
+    p.rowsWritten = p.staged.rowsWritten();
     return p;
   }
 

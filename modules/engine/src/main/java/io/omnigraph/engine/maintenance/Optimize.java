@@ -160,7 +160,8 @@ public final class Optimize {
               }
               p.missing().forEach(i -> (p.rebuilt().contains(i.name()) ? folded : built).add(i.name()));
             }
-            if (p.compact() || !p.unindexed().isEmpty() || !p.rebuilt().isEmpty()) {
+            boolean compacted = p.compact() || !p.unindexed().isEmpty() || !p.rebuilt().isEmpty();
+            if (compacted) {
               v = tables.writer().compact(p.location(), key, v, scope.targetRowsPerFragment());
             }
             int after;
@@ -171,6 +172,11 @@ public final class Optimize {
             try {
               after = tables.reader().fragmentCount(counted);
               rows = tables.reader().countRows(counted);
+              if (compacted) {
+                // The id probe of the next write then reads none of the fragments compaction made
+                // (docs/maintenance.md, "Flat write cost").
+                tables.reader().learnIds(counted);
+              }
             } finally {
               tables.reader().keep(counted);
             }
@@ -225,6 +231,9 @@ public final class Optimize {
         TableSnapshot compacted = tables.reader().openAt(manifest, v);
         try {
           mAfter = tables.reader().fragmentCount(compacted);
+          // Read now, with the address of each branch's head row: the next write's capture and its
+          // addressed publish then read nothing (docs/maintenance.md, "Flat write cost").
+          g.manifest().read(compacted);
         } finally {
           g.manifest().keep(compacted); // the next write captures this version with one LIST
         }

@@ -141,6 +141,55 @@ public final class ManifestStore {
     }
   }
 
+  /**
+   * A table as the rows of a manifest version record it (cleanup, docs/maintenance.md "cleanup").
+   *
+   * @param tableKey the key of its registration (for a renamed table the newest; a dropped table keeps
+   *     the key it had when dropped)
+   * @param path the dataset path relative to the graph root
+   * @param dropped whether a tombstone hides it from that version on (a soft-dropped type)
+   * @param versions every version of it some {@code table_version} row of that manifest version
+   *     publishes: every version any commit of that manifest's lineage pins, whatever key the table had then
+   */
+  public record RecordedTable(TableIdentity identity, String tableKey, String path, boolean dropped,
+      java.util.SortedSet<Long> versions) {}
+
+  /**
+   * @return every table the latest manifest of {@code branch} registers, dropped ones included, with
+   *     every version its rows publish (one full scan of that version)
+   */
+  public List<RecordedTable> recordedTables(String branch) {
+    TableSnapshot s = openLatest(branch);
+    List<ManifestRow> rows = new ArrayList<>();
+    try {
+      tables.reader().scan(s, ManifestCodec.READ_COLUMNS, null, root -> rows.addAll(ManifestCodec.fromArrow(root)));
+    } finally {
+      keep(s);
+    }
+    Map<TableIdentity, ManifestRow> registrations = new HashMap<>();
+    Map<TableIdentity, java.util.SortedSet<Long>> versions = new HashMap<>();
+    Map<TableIdentity, Long> tombstones = new HashMap<>();
+    for (ManifestRow r : rows) {
+      switch (r.objectType()) {
+        case ManifestRow.TABLE -> registrations.put(r.identity(), r);
+        case ManifestRow.TABLE_VERSION -> versions.computeIfAbsent(r.identity(), k -> new java.util.TreeSet<>())
+            .add(r.tableVersion());
+        case ManifestRow.TABLE_TOMBSTONE -> tombstones.merge(r.identity(), r.tableVersion(), Math::max);
+        default -> {
+          // Commits, heads, the schema row: not about a table's versions.
+        }
+      }
+    }
+    List<RecordedTable> out = new ArrayList<>();
+    registrations.forEach((id, reg) -> {
+      java.util.SortedSet<Long> v = versions.getOrDefault(id, new java.util.TreeSet<>());
+      Long tomb = tombstones.get(id);
+      boolean dropped = tomb != null && !v.isEmpty() && tomb >= v.last();
+      out.add(new RecordedTable(id, reg.tableKey(), reg.location(), dropped, v));
+    });
+    return out;
+  }
+
   /** A table created at init, registered and published in the genesis commit. */
   public record GenesisTable(TableIdentity identity, String tableKey, long version, String tableUri) {}
 

@@ -14,10 +14,12 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.LanceFilter;
 import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableFork;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.value.ArrowValues;
 import io.omnigraph.engine.write.GraphWrite.TableEffect;
+import io.omnigraph.engine.write.FirstTouch;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
 import java.nio.charset.StandardCharsets;
@@ -354,7 +356,11 @@ public final class MutationStaging implements AutoCloseable {
     for (String key : firstTouch.keySet()) {
       TableSpec spec = spec(key);
       TableEntry entry = firstTouch.get(key);
-      TableSnapshot snapshot = committed.tableForWrite(key, tables.writer());
+      java.util.Optional<TableFork.Plan> fork = committed.forkPlan(key, tables.writer());
+      // A first-touch table on a branch is checked against the parent's ref at the same version (the
+      // same rows) and forked and staged only after the sidecar is armed (docs/branches.md, "Lazy
+      // table forks"); any other table is staged now.
+      TableSnapshot snapshot = fork.isPresent() ? committed.table(key) : committed.tableForWrite(key, tables.writer());
       PendingTable p = pending.get(key);
       if (p != null && p.size() > 0) {
         KeyedWriteMode mode = upserting.contains(key) ? KeyedWriteMode.UPSERT : KeyedWriteMode.STRICT_INSERT;
@@ -366,15 +372,39 @@ public final class MutationStaging implements AutoCloseable {
         Map<String, Long> known = mode == KeyedWriteMode.UPSERT && addressesAt.get(key) == snapshot
             ? matchedAddresses.getOrDefault(key, Map.of()) : Map.of();
         try (VectorSchemaRoot batch = p.compact(tables.allocator())) {
-          out.add(new TableEffect(spec, entry, snapshot,
-              KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode, known)));
+          if (fork.isPresent()) {
+            KeyedWrites.preflight(tables.reader(), snapshot, key, batch, mode);
+            // Staged on the fork after arming: its upsert probes the fork itself (no addresses carried over).
+            out.add(new TableEffect(spec, entry, FirstTouch.of(fork.get(), s -> {
+              try (VectorSchemaRoot rows = p.compact(tables.allocator())) {
+                return KeyedWrites.stage(tables.writer(), s, key, rows, mode);
+              }
+            })));
+          } else {
+            out.add(new TableEffect(spec, entry, snapshot,
+                KeyedWrites.stage(tables.writer(), snapshot, key, batch, mode, known)));
+          }
         }
       }
       List<RowFilter> predicates = deletePredicates.get(key);
       if (predicates != null && !deletedIds(key).isEmpty()) {
         RowFilter all = predicates.size() == 1 ? predicates.get(0) : new RowFilter.Or(predicates);
-        java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
-        staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
+        if (fork.isPresent()) {
+          boolean[] matches = {false};
+          tables.reader().scan(snapshot, List.of("id"), LanceFilter.of(all),
+              b -> matches[0] |= b.getRowCount() > 0);
+          if (!matches[0]) {
+            continue; // as stageDelete: no committed row matches, nothing to commit
+          }
+          // The fork starts at the version just scanned, so its delete matches the same rows.
+          out.add(new TableEffect(spec, entry, FirstTouch.of(fork.get(), s -> tables.writer()
+              .stageDelete(s, key, LanceFilter.of(all)).orElseThrow(() -> new io.omnigraph.api.InternalErrorException(
+                  "the delete on " + key + " matched rows at version " + entry.version() + " of the parent's ref"
+                      + " but none on its fork", null)))));
+        } else {
+          java.util.Optional<StagedWrite> staged = tables.writer().stageDelete(snapshot, key, LanceFilter.of(all));
+          staged.ifPresent(s -> out.add(new TableEffect(spec, entry, snapshot, s)));
+        }
       }
     }
     return out;

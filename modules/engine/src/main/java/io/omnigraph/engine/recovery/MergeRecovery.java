@@ -67,6 +67,7 @@ final class MergeRecovery {
     List<ChainObserved> observed = new ArrayList<>();
     boolean complete = true;
     boolean anyEffect = false;
+    FirstTouchRecovery forks = new FirstTouchRecovery(sweep);
     for (TablePin pin : s.tables()) {
       Optional<TableEntry> entry = state.table(pin.tableKey());
       if (entry.isPresent() && !entry.get().identity().equals(pin.identity())) {
@@ -76,9 +77,17 @@ final class MergeRecovery {
       long pinned = entry.map(TableEntry::version).orElse(0L);
       LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
           sweep.root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
+      var fork = forks.observe(pin, p.effect(pin.identity()).orElseThrow(), entry);
+      if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.FOREIGN) {
+        return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), "the ref " + pin.tableBranch()
+            + " of table " + pin.tableKey() + " is not the fork of version " + pin.expectedVersion() + " this merge"
+            + " planned", List.of());
+      }
       long head;
       try {
-        head = sweep.tables.reader().latestVersionOf(loc);
+        // A first-touch ref the merge had not created yet: no effect on this table.
+        head = fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.ABSENT
+            ? pinned : sweep.tables.reader().latestVersionOf(loc);
       } catch (NotFoundException e) {
         return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), "table " + pin.tableKey() + " has no dataset at "
             + loc.uri(), List.of());
@@ -128,6 +137,11 @@ final class MergeRecovery {
         return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "no merge effect yet; a live merge may still"
             + " own it (a full sweep discards it)", List.of());
       }
+      try {
+        forks.removeNoEffect(); // the no-effect forks go before the intent that names them
+      } catch (ConflictException e) {
+        return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.REFUSED, e.getMessage(), List.of());
+      }
       sweep.sidecars.delete(s.operationId());
       return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.DISCARDED, "the merge never committed a table; nothing"
           + " to undo", List.of());
@@ -168,8 +182,14 @@ final class MergeRecovery {
       return RecoverySweep.outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD, "published the confirmed merge as"
           + " commit " + l.graphCommitId(), plan.outcomes());
     }
-    // Compensate: restore every table the chain touched to its expected version, then publish the
+    // Compensate: remove the no-effect forks first (a crash after the rollback publish cannot strand
+    // them), restore every table the chain touched to its expected version, then publish the
     // pre-minted rollback commit. The audit plan is durable before the first restore.
+    try {
+      forks.removeNoEffect();
+    } catch (ConflictException e) {
+      return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.REFUSED, e.getMessage(), List.of());
+    }
     List<ChainObserved> touched = observed.stream().filter(o -> o.landed() > 0).toList();
     List<TableOutcome> plan = p.rollbackAuditOutcomes();
     if (plan == null) {

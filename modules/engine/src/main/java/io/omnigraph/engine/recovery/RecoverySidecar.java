@@ -237,9 +237,19 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
    * @param confirmed the transaction observed at the confirmed version, or {@code null}
    * @param chain a BranchMerge's pre-minted chain (read versions expected, expected + 1, …), the first
    *     being {@code planned}; {@code null} for single-transaction writers
+   * @param sourceForkVersion for a first-touch table of a Mutation/Load on a graph branch (JSON
+   *     {@code source_fork_version}): the inherited version the writer forks the pin's
+   *     {@code table_branch} ref from AFTER arming (docs/branches.md, "Lazy table forks"); {@code null}
+   *     when the ref already exists
    */
   public record TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
-      TransactionIdentity confirmed, List<TransactionIdentity> chain) {
+      TransactionIdentity confirmed, List<TransactionIdentity> chain, Long sourceForkVersion) {
+    /** An effect on a table whose ref exists (no first-touch fork). */
+    public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
+        TransactionIdentity confirmed, List<TransactionIdentity> chain) {
+      this(identity, tableKey, planned, confirmed, chain, null);
+    }
+
     public TableEffect {
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(tableKey, "tableKey");
@@ -253,7 +263,12 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     /** One planned transaction (Mutation, Load, EnsureIndices). */
     public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
         TransactionIdentity confirmed) {
-      this(identity, tableKey, planned, confirmed, null);
+      this(identity, tableKey, planned, confirmed, null, null);
+    }
+
+    /** @return whether the writer forks the table's ref after arming (a first-touch table) */
+    public boolean firstTouch() {
+      return sourceForkVersion != null;
     }
 
     /** @return the planned transactions in commit order: the chain of a BranchMerge, else just {@link #planned()} */

@@ -295,6 +295,7 @@ public final class RecoverySweep {
     }
     List<Observed> observed = new ArrayList<>();
     Map<String, TableClassification> classes = new LinkedHashMap<>();
+    FirstTouchRecovery forks = new FirstTouchRecovery(this);
     for (TablePin pin : s.tables()) {
       Optional<TableEntry> entry = state.table(pin.tableKey());
       if (entry.isPresent() && !entry.get().identity().equals(pin.identity())) {
@@ -304,6 +305,17 @@ public final class RecoverySweep {
       long pinned = entry.map(TableEntry::version).orElse(0L);
       LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
           root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
+      var fork = forks.observe(pin, p.effect(pin.identity()).orElseThrow(), entry);
+      if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.FOREIGN) {
+        return outcome(s, classes, null, refuse(mode), "the ref " + pin.tableBranch() + " of table " + pin.tableKey()
+            + " is not the fork of version " + pin.expectedVersion() + " this write planned", List.of());
+      }
+      if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.ABSENT) {
+        // Crash before the fork (or inside Lance's create): no ref, so no effect on this table.
+        observed.add(new Observed(pin, loc, pinned, pinned, Optional.empty(), Optional.empty()));
+        classes.put(pin.tableKey(), TableClassification.NO_MOVEMENT);
+        continue;
+      }
       long head;
       try (TableSnapshot latest = tables.reader().openLatest(loc)) {
         head = latest.version();
@@ -356,6 +368,14 @@ public final class RecoverySweep {
     }
 
     if (!anyOwned) {
+      if (mode == Mode.FULL && forks.any()) {
+        // Unpublished no-effect forks go before the intent that names them (docs/branches.md).
+        try {
+          forks.removeNoEffect();
+        } catch (ConflictException e) {
+          return outcome(s, classes, decision, Action.REFUSED, e.getMessage(), List.of());
+        }
+      }
       return resolveWithoutEffects(s, state, classes, decision, mode);
     }
     boolean tokenHolds = Objects.equals(state.graphHeads().get(GraphBranch.fromColumn(s.branch())),
@@ -379,6 +399,11 @@ public final class RecoverySweep {
     if (mode == Mode.ROLL_FORWARD_ONLY) {
       return outcome(s, classes, decision, Action.PENDING, "the write's effects are unconfirmed or partial and need a"
           + " rollback, which only a full sweep (open or 'omnigraph repair') performs", List.of());
+    }
+    try {
+      forks.removeNoEffect(); // first, so a crash after the rollback publish cannot strand them
+    } catch (ConflictException e) {
+      return outcome(s, classes, decision, Action.REFUSED, e.getMessage(), List.of());
     }
     return rollBack(s, observed, classes);
   }

@@ -137,6 +137,9 @@ public final class SidecarCodec {
       if (e.confirmed() != null) {
         transaction(n.putObject("confirmed_transaction"), e.confirmed());
       }
+      if (e.sourceForkVersion() != null) {
+        n.put("source_fork_version", e.sourceForkVersion());
+      }
     }
     ArrayNode updates = p.putObject("intended_delta").putArray("table_updates");
     for (TableUpdateSlot u : v3.intendedDelta()) {
@@ -320,7 +323,7 @@ public final class SidecarCodec {
     for (Obj e : p.array("effects")) {
       TransactionIdentity confirmedTx = null;
       if (kind == WriterKind.BRANCH_MERGE) {
-        e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction");
+        e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction", "source_fork_version");
         List<TransactionIdentity> chain = new ArrayList<>();
         for (Obj t : e.array("planned_transactions")) {
           chain.add(transaction(t));
@@ -329,12 +332,14 @@ public final class SidecarCodec {
           throw new IllegalArgumentException("a BranchMerge effect plans at least one transaction");
         }
         confirmedTx = e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null;
-        effects.add(new TableEffect(identity(e), e.string("table_key"), chain.get(0), confirmedTx, chain));
+        effects.add(new TableEffect(identity(e), e.string("table_key"), chain.get(0), confirmedTx, chain,
+            e.optionalU64("source_fork_version")));
         continue;
       }
-      e.allow("identity", "table_key", "planned_transaction", "confirmed_transaction");
+      e.allow("identity", "table_key", "planned_transaction", "confirmed_transaction", "source_fork_version");
       effects.add(new TableEffect(identity(e), e.string("table_key"), transaction(e.object("planned_transaction")),
-          e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null));
+          e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null, null,
+          e.optionalU64("source_fork_version")));
     }
     Obj d = p.object("intended_delta");
     d.allow("table_updates", "registrations", "renames", "tombstones");
@@ -436,6 +441,10 @@ public final class SidecarCodec {
           + e.planned().readVersion() + " but expects version " + pin.expectedVersion());
       fail(u.expectedVersion() != pin.expectedVersion(), "has a delta slot for " + pin.tableKey()
           + " with another expected version");
+      fail(e.firstTouch() && (s.writerKind() != WriterKind.MUTATION && s.writerKind() != WriterKind.LOAD
+          && s.writerKind() != WriterKind.BRANCH_MERGE || pin.tableBranch() == null
+          || e.sourceForkVersion() != pin.expectedVersion()), "forks " + pin.tableKey() + " first-touch, which only"
+          + " a Mutation, Load or BranchMerge does, on a named table_branch, from exactly its expected_version");
       if (p.effectPhase() == EffectPhase.EFFECTS_CONFIRMED) {
         fail(pin.confirmedVersion() == null || e.confirmed() == null || u.confirmed() == null,
             "is EffectsConfirmed but " + pin.tableKey() + " is not confirmed");

@@ -44,13 +44,28 @@ public final class WriteIntent {
    * @param tableUri its full Lance dataset URI
    * @param expectedVersion the published version (and the staged transaction's read version)
    * @param transactionUuid the staged transaction's pre-minted UUID
+   * @param tableBranch the native ref the effect lands on ({@code null} = main)
+   * @param firstTouch whether the writer forks {@code tableBranch} from {@code expectedVersion} only
+   *     after arming (recorded as the effect's {@code source_fork_version})
    */
   public record PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
-      String transactionUuid, String tableBranch) {
+      String transactionUuid, String tableBranch, boolean firstTouch) {
+    public PlannedTable {
+      if (firstTouch && tableBranch == null) {
+        throw new IllegalArgumentException("a first-touch table forks a named ref, not main");
+      }
+    }
+
+    /** A table whose ref exists. */
+    public PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
+        String transactionUuid, String tableBranch) {
+      this(identity, tableKey, tableUri, expectedVersion, transactionUuid, tableBranch, false);
+    }
+
     /** A table committed on its main ref. */
     public PlannedTable(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
         String transactionUuid) {
-      this(identity, tableKey, tableUri, expectedVersion, transactionUuid, null);
+      this(identity, tableKey, tableUri, expectedVersion, transactionUuid, null, false);
     }
   }
 
@@ -101,7 +116,8 @@ public final class WriteIntent {
       pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(), t.expectedVersion() + 1,
           null, t.tableBranch()));
       effects.add(new TableEffect(t.identity(), t.tableKey(),
-          new TransactionIdentity(t.expectedVersion(), t.transactionUuid()), null));
+          new TransactionIdentity(t.expectedVersion(), t.transactionUuid()), null, null,
+          t.firstTouch() ? t.expectedVersion() : null));
       slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), t.tableBranch(), null));
     }
     ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
@@ -147,12 +163,21 @@ public final class WriteIntent {
    * versions {@code expectedVersion}, {@code expectedVersion + 1}, … in order.
    */
   public record PlannedChain(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
-      List<String> uuids, String tableBranch) {
+      List<String> uuids, String tableBranch, boolean firstTouch) {
     public PlannedChain {
       uuids = List.copyOf(uuids);
       if (uuids.isEmpty()) {
         throw new IllegalArgumentException("a planned chain has at least one transaction");
       }
+      if (firstTouch && tableBranch == null) {
+        throw new IllegalArgumentException("a first-touch table forks a named ref, not main");
+      }
+    }
+
+    /** A chain on a ref that exists. */
+    public PlannedChain(TableIdentity identity, String tableKey, String tableUri, long expectedVersion,
+        List<String> uuids, String tableBranch) {
+      this(identity, tableKey, tableUri, expectedVersion, uuids, tableBranch, false);
     }
   }
 
@@ -178,7 +203,8 @@ public final class WriteIntent {
       for (int i = 0; i < t.uuids().size(); i++) {
         chain.add(new TransactionIdentity(t.expectedVersion() + i, t.uuids().get(i)));
       }
-      effects.add(new TableEffect(t.identity(), t.tableKey(), chain.get(0), null, chain));
+      effects.add(new TableEffect(t.identity(), t.tableKey(), chain.get(0), null, chain,
+          t.firstTouch() ? t.expectedVersion() : null));
       slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), t.tableBranch(), null));
     }
     slots.addAll(pointers);
@@ -229,7 +255,8 @@ public final class WriteIntent {
     List<TableEffect> effects = new ArrayList<>();
     for (TableEffect e : p.effects()) {
       List<TransactionIdentity> txs = e.transactions();
-      effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), txs.get(txs.size() - 1), e.chain()));
+      effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), txs.get(txs.size() - 1), e.chain(),
+          e.sourceForkVersion()));
     }
     List<TableUpdateSlot> slots = new ArrayList<>();
     for (TableUpdateSlot u : p.intendedDelta()) {

@@ -157,6 +157,32 @@ public final class GraphSnapshot implements AutoCloseable {
     return s;
   }
 
+  /**
+   * The first-touch fork a writer of this snapshot's branch needs for {@code tableKey}, planned but
+   * not performed: empty on main and for a table the branch already owns. The writer stages against
+   * {@link #table} (the parent's ref at the same version holds the same rows) for its checks, and
+   * forks and stages on the ref only after its recovery sidecar is armed
+   * ({@link io.omnigraph.engine.write.GraphWrite}; docs/branches.md, "Lazy table forks").
+   *
+   * @param writer the write gateway that will create the fork
+   */
+  public java.util.Optional<io.omnigraph.engine.table.TableFork.Plan> forkPlan(String tableKey,
+      io.omnigraph.engine.table.TableWriter writer) {
+    if (readOnly) {
+      throw new IllegalStateException("a read-only snapshot cannot stage writes");
+    }
+    String branch = ref instanceof GraphRef.Branch b ? b.name() : null;
+    TableEntry e = entry(tableKey);
+    if (branch == null || io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch) || branch.equals(e.branch())) {
+      return java.util.Optional.empty();
+    }
+    // No sidecar may be pending when the fork runs: the writer re-lists __recovery/ inside its effect
+    // window before it arms its own, and holds the window through the fork.
+    io.omnigraph.engine.table.TableFork fork = new io.omnigraph.engine.table.TableFork(tables, writer, root, () -> { });
+    return java.util.Optional.of(new io.omnigraph.engine.table.TableFork.Plan(fork, e.path(), tableKey, branch,
+        e.branch(), e.version()));
+  }
+
   /** The effect window's re-list of {@code __recovery/} (recovery.SidecarStore), for a fork about to replace a ref. */
   private void requireNoPendingIntent() {
     for (String path : root.list(io.omnigraph.engine.recovery.RecoverySidecar.DIR)) {

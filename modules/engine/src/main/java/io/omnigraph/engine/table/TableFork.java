@@ -105,6 +105,94 @@ public final class TableFork {
     return reader.openAt(TableReader.branchLocation(main, branch), version);
   }
 
+  /**
+   * A first-touch fork a write plans while it prepares and performs only after its recovery sidecar
+   * is armed (sidecar-before-ref, docs/branches.md "Lazy table forks"): the sidecar names
+   * {@code (main, branch)} and the inherited {@code version} before the ref can exist.
+   *
+   * @param tablePath the table's path relative to the graph root
+   * @param branch the graph branch, also the name of the ref the fork creates
+   * @param parentBranch the ref the branch's entry points at ({@code null} = the table's main)
+   * @param version the version the branch publishes, which the fork starts at
+   */
+  public record Plan(TableFork fork, String tablePath, String tableKey, String branch, String parentBranch,
+      long version) {
+    /** @return the table's main location (the sidecar pins the table by its canonical main URI) */
+    public LanceLocation main() {
+      return fork.root.lance(tablePath);
+    }
+
+    /** Creates (or adopts) the fork; call inside the root's effect window, after arming. */
+    public TableSnapshot open() {
+      return fork.openForWrite(tablePath, tableKey, branch, parentBranch, version);
+    }
+
+    /** @return what is at the fork's place now */
+    public Leftover inspect() {
+      return fork.inspect(tablePath, branch, parentBranch, version);
+    }
+
+    /**
+     * Removes what a fork of this plan left while it is still unpublished and untouched: an exact
+     * ref at {@code version} is deleted, a clone-only tree reclaimed; nothing is a no-op.
+     *
+     * @throws ConflictException ({@value #UNOWNED_FORK_RULE}) the ref has commits past the fork, was
+     *     forked from something else, or overlaps another ref's path: it is left untouched
+     */
+    public void removeUntouched() {
+      fork.removeUntouched(tablePath, tableKey, branch, parentBranch, version);
+    }
+  }
+
+  /** What stands where a planned fork's ref goes. */
+  public enum Leftover {
+    /** No ref is listed (a clone-only tree may exist: Lance lists a ref only once its record exists). */
+    ABSENT,
+    /** The exact fork, untouched: parent ref and version as planned, HEAD at that version. */
+    UNTOUCHED,
+    /** The exact fork with commits past the fork version. */
+    ADVANCED,
+    /** A listed ref forked from anything else. */
+    FOREIGN
+  }
+
+  /** @return what stands at {@code tree/<branch>} of the table at {@code tablePath} */
+  Leftover inspect(String tablePath, String branch, String parentBranch, long version) {
+    LanceLocation main = root.lance(tablePath);
+    Optional<NativeBranch> ref = reader.branch(main, branch);
+    if (ref.isEmpty()) {
+      return Leftover.ABSENT;
+    }
+    if (!exact(ref.get(), parentBranch, version)) {
+      return Leftover.FOREIGN;
+    }
+    return reader.latestVersionOf(TableReader.branchLocation(main, branch)) == version ? Leftover.UNTOUCHED
+        : Leftover.ADVANCED;
+  }
+
+  private void removeUntouched(String tablePath, String tableKey, String branch, String parentBranch, long version) {
+    LanceLocation main = root.lance(tablePath);
+    Leftover left = inspect(tablePath, branch, parentBranch, version);
+    if (left == Leftover.ADVANCED || left == Leftover.FOREIGN) {
+      throw new ConflictException("the ref '" + branch + "' of table " + tableKey + " is not the untouched fork of"
+          + " version " + version + " (" + left + "); it is left untouched",
+          new ErrorDetail.Validation(null, null, "branch", UNOWNED_FORK_RULE));
+    }
+    List<NativeBranch> refs = reader.branches(main);
+    boolean overlapped = refs.stream().anyMatch(r -> r.name().startsWith(branch + "/")
+        || branch.startsWith(r.name() + "/"));
+    if (overlapped) {
+      if (left == Leftover.UNTOUCHED) {
+        requireDisjoint(tableKey, branch, refs); // Lance would delete the overlapping ref's files too
+      }
+      return; // no ref of ours: a fork refused for the overlap created nothing, and the tree is not ours to reclaim
+    }
+    if (left == Leftover.UNTOUCHED) {
+      writer.deleteBranch(main, branch);
+    }
+    reclaimCloneOnlyTree(tablePath, branch);
+  }
+
   private static boolean exact(NativeBranch b, String parentBranch, long version) {
     return Objects.equals(b.parentBranch(), parentBranch) && b.parentVersion() == version;
   }

@@ -43,6 +43,7 @@ public final class TableReader {
   private final org.lance.Session session;
   private final SharedDatasets shared = new SharedDatasets();
   private final KeptDatasets kept = new KeptDatasets();
+  private final IdProbe idProbe = new IdProbe(this);
 
   TableReader(BufferAllocator allocator, org.lance.Session session) {
     this.allocator = allocator;
@@ -105,6 +106,7 @@ public final class TableReader {
   void closeShared() {
     shared.close();
     kept.close();
+    idProbe.clear();
   }
 
   /**
@@ -267,7 +269,7 @@ public final class TableReader {
     scanWith(s, new ScanOptions.Builder().setColumnOrderings(List.of(byId.build())).build(), batches);
   }
 
-  private void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
+  void scanWith(TableSnapshot s, ScanOptions options, Consumer<VectorSchemaRoot> batches) {
     lance(s.location().uri(), () -> {
       try (LanceScanner scanner = s.dataset().newScan(options); ArrowReader r = scanner.scanBatches()) {
         while (r.loadNextBatch()) {
@@ -285,25 +287,29 @@ public final class TableReader {
   }
 
   /**
-   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order)
+   * @return the subset of {@code ids} present at the pinned version (in {@code ids} order). A
+   *     fragment whose ids this store knows ({@link FragmentIdSets}) and that holds none of them is
+   *     not read; a small one it does not know is read whole once and remembered; the rest (a hash
+   *     hit, a big fragment, a branch ref) are scanned through the id filter.
    */
   public List<String> existingIds(TableSnapshot s, Collection<String> ids) {
-    Set<String> found = new LinkedHashSet<>();
-    for (List<String> chunk : chunks(ids)) {
-      scan(s, List.of(ID), LanceFilter.in(ID, chunk), root -> {
-        VarCharVector v = (VarCharVector) root.getVector(ID);
-        for (int i = 0; i < root.getRowCount(); i++) {
-          found.add(new String(v.get(i), java.nio.charset.StandardCharsets.UTF_8));
-        }
-      });
-    }
-    List<String> out = new ArrayList<>();
-    for (String id : ids) {
-      if (found.contains(id)) {
-        out.add(id);
-      }
-    }
-    return out;
+    return idProbe.existingIds(s, ids);
+  }
+
+  /**
+   * Reads the ids of every small fragment of the pinned version this store does not know yet
+   * (maintenance, after a compaction made new fragments: the next write's probe then reads
+   * nothing; docs/maintenance.md, "Flat write cost").
+   *
+   * @return the number of fragments read
+   */
+  public int learnIds(TableSnapshot s) {
+    return idProbe.learnIds(s);
+  }
+
+  /** @return the probe's memory of fragment ids (the writer adds what it stages; tests read it) */
+  IdProbe idProbe() {
+    return idProbe;
   }
 
   /**
@@ -721,9 +727,16 @@ public final class TableReader {
 
   private static final java.util.concurrent.atomic.AtomicLong ID_PROBES = new java.util.concurrent.atomic.AtomicLong();
 
-  /** @return the upsert id probes (scans for the rows of given ids) made in this process, for tests */
+  /**
+   * @return the id probes (a strict insert's probe, an upsert's row lookup: {@link IdProbe}, or a scan
+   *     for the rows of given ids) made in this process, for tests
+   */
   public static long idProbes() {
     return ID_PROBES.get();
+  }
+
+  static void countIdProbe() {
+    ID_PROBES.incrementAndGet();
   }
 
   /** @return one {@code id IN (...)} filter per probe chunk of {@code ids} */
@@ -735,7 +748,7 @@ public final class TableReader {
     return out;
   }
 
-  private static List<List<String>> chunks(Collection<String> ids) {
+  static List<List<String>> chunks(Collection<String> ids) {
     List<List<String>> out = new ArrayList<>();
     List<String> cur = new ArrayList<>();
     for (String id : ids) {

@@ -133,14 +133,7 @@ public final class TableWriter {
       Map<String, Long> known) {
     List<String> ids = KeyedBatch.ids(batch);
     if (mode == KeyedWriteMode.STRICT_INSERT) {
-      List<String> dup = KeyedBatch.duplicates(ids);
-      if (!dup.isEmpty()) {
-        throw new KeyCollision(tableKey, dup, "appears more than once in the input");
-      }
-      List<String> existing = reader.existingIds(s, ids);
-      if (!existing.isEmpty()) {
-        throw new KeyCollision(tableKey, existing, "already exists");
-      }
+      KeyCollision.probeStrictInsert(reader, s, tableKey, batch);
       return stageCertifiedInsert(s, tableKey, batch, ids, "strict insert");
     }
     // Upsert: last row per id wins.
@@ -156,7 +149,7 @@ public final class TableWriter {
       List<String> uniqueIds = new ArrayList<>(lastRow.keySet());
       List<String> unknown = uniqueIds.stream().filter(id -> !known.containsKey(id)).toList();
       Map<Integer, List<Integer>> toDelete = unknown.isEmpty() ? new java.util.TreeMap<>()
-          : reader.rowAddresses(s, TableReader.idFilterChunks(unknown));
+          : reader.idProbe().rowAddresses(s, unknown, new java.util.HashSet<>());
       for (String id : uniqueIds) {
         Long a = known.get(id);
         if (a != null) {
@@ -166,6 +159,7 @@ public final class TableWriter {
       String uuid = UUID.randomUUID().toString();
       Operation op = lance(s.location().uri(), () -> {
         List<FragmentMetadata> added = writeFragments(s.location(), List.of(rows));
+        reader.idProbe().remember(s.location(), added, uniqueIds); // the next probe need not read it
         if (toDelete.isEmpty()) {
           return added.isEmpty() ? Append.builder().fragments(added).build()
               : InsertAbsence.insertionOnlyUpdate(s.dataset().getLanceSchema(), added);
@@ -222,6 +216,7 @@ public final class TableWriter {
   private StagedWrite stageCertifiedInsert(TableSnapshot s, String tableKey, VectorSchemaRoot batch, List<String> ids,
       String what) {
     List<FragmentMetadata> frags = lance(s.location().uri(), () -> writeFragments(s.location(), List.of(batch)));
+    reader.idProbe().remember(s.location(), frags, ids); // the next probe need not read it
     String uuid = UUID.randomUUID().toString();
     if (frags.isEmpty()) {
       // Nothing inserted: no key to prove absent, so no certificate.

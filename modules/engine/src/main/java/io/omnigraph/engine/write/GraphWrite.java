@@ -120,19 +120,39 @@ public final class GraphWrite {
    *
    * @param spec the table
    * @param published its published entry in the manifest cut the write was prepared against
-   * @param snapshot the table opened at {@code published.version()}
-   * @param staged the staged transaction, prepared against {@code snapshot}
+   * @param snapshot the table opened at {@code published.version()}; {@code null} for a first-touch table
+   * @param staged the staged transaction, prepared against {@code snapshot}; {@code null} for a
+   *     first-touch table
+   * @param firstTouch for a table the write's branch touches first: the fork and the deferred
+   *     staging, performed after the sidecar is armed; otherwise {@code null}
    */
-  public record TableEffect(TableSpec spec, TableEntry published, TableSnapshot snapshot, StagedWrite staged) {
+  public record TableEffect(TableSpec spec, TableEntry published, TableSnapshot snapshot, StagedWrite staged,
+      FirstTouch firstTouch) {
     public TableEffect {
       Objects.requireNonNull(spec, "spec");
       Objects.requireNonNull(published, "published");
-      Objects.requireNonNull(snapshot, "snapshot");
-      Objects.requireNonNull(staged, "staged");
-      if (staged.readVersion() != published.version()) {
-        throw new IllegalArgumentException("table " + spec.tableKey() + ": staged at version " + staged.readVersion()
-            + " but published at " + published.version());
+      if (firstTouch != null) {
+        if (snapshot != null || staged != null) {
+          throw new IllegalArgumentException("table " + spec.tableKey() + ": a first-touch effect is staged after the fork");
+        }
+      } else {
+        Objects.requireNonNull(snapshot, "snapshot");
+        Objects.requireNonNull(staged, "staged");
+        if (staged.readVersion() != published.version()) {
+          throw new IllegalArgumentException("table " + spec.tableKey() + ": staged at version "
+              + staged.readVersion() + " but published at " + published.version());
+        }
       }
+    }
+
+    /** A table whose ref exists: staged already. */
+    public TableEffect(TableSpec spec, TableEntry published, TableSnapshot snapshot, StagedWrite staged) {
+      this(spec, published, snapshot, staged, null);
+    }
+
+    /** A first-touch table: forked and staged after the sidecar is armed. */
+    public TableEffect(TableSpec spec, TableEntry published, FirstTouch firstTouch) {
+      this(spec, published, null, null, Objects.requireNonNull(firstTouch, "firstTouch"));
     }
   }
 
@@ -172,6 +192,11 @@ public final class GraphWrite {
     /** @return the graph branch the write targets */
     public String branch() {
       return token.branch();
+    }
+
+    /** @return this intent with {@code staged} as its effects (the first-touch ones forked and staged) */
+    Intent withEffects(List<TableEffect> staged) {
+      return new Intent(kind, token, actorId, message, staged, onMovement, callerExpectedHead);
     }
 
     /** @return the branch head the write was prepared against (empty: the branch had none) */
@@ -243,7 +268,9 @@ public final class GraphWrite {
       revalidate(intent, fresh.state());
       sidecars.requireNonePending();
       for (TableEffect e : intent.effects()) {
-        requireHeadAtPin(e);
+        if (e.firstTouch() == null) {
+          requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin
+        }
       }
       window.checkValid();
       Outcome outcome = effectsAndPublish(intent, fresh);
@@ -279,17 +306,40 @@ public final class GraphWrite {
     long createdAt = nowMicros();
     WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
     String operation = sidecar == null ? commitId : sidecar.operationId();
+    try (FirstTouchForks forks = new FirstTouchForks(intent.effects())) {
+      if (forks.any()) {
+        // Sidecar-before-ref: the sidecar names every fork, so each is created only now.
+        try {
+          intent = intent.withEffects(forks.forkAndStage(operation));
+        } catch (RecoveryRequiredException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          sidecar.retire(); // the forks made so far are removed: effect-free
+          throw e;
+        }
+      }
+      return effectsAndPublish(intent, fresh, sidecar, operation, commitId, createdAt, manifestFragments, forks);
+    }
+  }
+
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, WriteIntent sidecar,
+      String operation, String commitId, long createdAt, int manifestFragments, FirstTouchForks forks) {
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     List<ManifestPublisher.TableUpdate> updates;
     Map<String, Integer> fragments = new TreeMap<>();
     try {
-      updates = commitAll(intent, operation, fragments);
+      updates = commitAll(intent, operation, fragments, !forks.any());
     } catch (RecoveryRequiredException e) {
       throw e; // a table committed: the sidecar stays for recovery
     } catch (ConflictException | StaleAttempt e) {
-      // Effect-free by construction (a refused first commit, a KeyConflict probe): withdraw the intent.
+      // Effect-free by construction (a refused first commit, a KeyConflict probe): withdraw the intent
+      // once the untouched forks it names are removed.
       if (sidecar != null) {
+        RuntimeException out = forks.removeAfter(operation, e);
+        if (out != e) {
+          throw out;
+        }
         sidecar.retire();
       }
       throw e;
@@ -310,6 +360,10 @@ public final class GraphWrite {
               + first.spec().tableKey() + " failed (" + e.getMessage() + ") and it cannot be proven that nothing"
               + " landed; the next open resolves the sidecar " + RecoverySidecar.path(operation),
               new ErrorDetail.RecoveryRequired(operation), e);
+        }
+        RuntimeException out = forks.removeAfter(operation, e);
+        if (out != e) {
+          throw out;
         }
         sidecar.retire();
       }
@@ -366,9 +420,15 @@ public final class GraphWrite {
     List<WriteIntent.PlannedTable> planned = new ArrayList<>();
     for (TableEffect e : intent.effects()) {
       String tableBranch = GraphBranch.toColumn(intent.branch());
-      planned.add(new WriteIntent.PlannedTable(new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId()),
-          e.spec().tableKey(), TableReader.mainUri(e.snapshot().location(), tableBranch), e.published().version(),
-          e.staged().uuid(), tableBranch));
+      TableIdentity id = new TableIdentity(e.spec().stableTableId(), e.spec().tableIncarnationId());
+      if (e.firstTouch() != null) {
+        planned.add(new WriteIntent.PlannedTable(id, e.spec().tableKey(), e.firstTouch().plan().main().uri(),
+            e.published().version(), e.firstTouch().uuid(), tableBranch, true));
+        continue;
+      }
+      planned.add(new WriteIntent.PlannedTable(id, e.spec().tableKey(),
+          TableReader.mainUri(e.snapshot().location(), tableBranch), e.published().version(), e.staged().uuid(),
+          tableBranch));
     }
     RecoverySidecar.WriterKind kind = switch (intent.kind()) {
       case LOAD -> RecoverySidecar.WriterKind.LOAD;
@@ -406,10 +466,12 @@ public final class GraphWrite {
   }
 
   private List<ManifestPublisher.TableUpdate> commitAll(Intent intent, String operation,
-      Map<String, Integer> fragments) {
+      Map<String, Integer> fragments, boolean postSidecarFailpoint) {
     List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
     List<String> landed = new ArrayList<>();
-    Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
+    if (postSidecarFailpoint) {
+      Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT); // with forks, FirstTouchForks hits it before them
+    }
     for (TableEffect e : intent.effects()) {
       String key = e.spec().tableKey();
       TableSnapshot after;

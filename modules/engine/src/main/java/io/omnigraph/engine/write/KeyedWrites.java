@@ -6,6 +6,7 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.KeyCollision;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.StagedWrite;
+import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableWriter;
 import java.util.Map;
@@ -47,6 +48,28 @@ public final class KeyedWrites {
     checkLimits(tableKey, batch);
     try {
       return gateway.stageKeyedWrite(s, tableKey, batch, mode, known);
+    } catch (KeyCollision c) {
+      throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
+    }
+  }
+
+  /**
+   * The checks {@link #stage} makes before writing anything, for a first-touch table whose staging
+   * is deferred until its fork exists ({@link FirstTouch}): the limits and, for a strict insert,
+   * the id probe against {@code s} — the parent's ref at the version the fork starts at, which holds
+   * the same rows — so a key conflict is reported before the sidecar is armed.
+   *
+   * @throws ResourceLimitException over a limit
+   * @throws ConflictException strict insert of an existing or duplicated id
+   */
+  public static void preflight(TableReader reader, TableSnapshot s, String tableKey, VectorSchemaRoot batch,
+      KeyedWriteMode mode) {
+    checkLimits(tableKey, batch);
+    if (mode != KeyedWriteMode.STRICT_INSERT) {
+      return;
+    }
+    try {
+      KeyCollision.probeStrictInsert(reader, s, tableKey, batch);
     } catch (KeyCollision c) {
       throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
     }

@@ -226,4 +226,117 @@ class BranchWritesTest {
     assertThat(export("dev")).contains("bob").doesNotContain("ada");
     assertThat(export("main")).doesNotContain("ada", "bob");
   }
+
+  /** Whether the Person table has anything of the ref {@code tree/<branch>}: its contents record or its tree. */
+  boolean personForked(String branch) throws Exception {
+    Path t = personTable();
+    return Files.exists(t.resolve("tree/" + branch)) || Files.exists(t.resolve("_refs/branches/" + branch + ".json"));
+  }
+
+  List<String> sidecars() throws Exception {
+    if (!Files.exists(root.resolve("__recovery"))) {
+      return List.of();
+    }
+    try (var files = Files.list(root.resolve("__recovery"))) {
+      return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".json")).toList();
+    }
+  }
+
+  /**
+   * Sidecar-before-ref (docs/branches.md, "Lazy table forks"): a first-touch write forks only after
+   * its sidecar is armed, so a write refused before arming — here the sidecar put itself fails —
+   * leaves no ref behind; and a write that fails after its fork but before any table commit removes
+   * the fork before it withdraws the sidecar.
+   */
+  @Test
+  void aFirstTouchForkIsCreatedOnlyUnderTheArmedSidecarAndRemovedWhenTheWriteEndsEffectFree() throws Exception {
+    graph.createBranch("dev", null);
+    for (String f : List.of(Failpoints.SIDECAR_WRITE, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT,
+        Failpoints.TABLE_FORK_POST_NATIVE, Failpoints.TABLE_COMMIT_BEFORE)) {
+      try (var armed = Failpoints.arm(f, FailAction.error())) {
+        assertThatThrownBy(() -> add("dev", "ada")).as(f).isInstanceOf(OmnigraphException.class)
+            .satisfies(t -> assertThat(Failpoints.injectedBy(t)).contains(f));
+        assertThat(armed.fired()).as(f).isEqualTo(1);
+      }
+      assertThat(personForked("dev")).as(f + ": a fork is left").isFalse();
+      assertThat(sidecars()).as(f).isEmpty();
+      assertThat(graph.commits("dev")).as(f).hasSize(graph.commits().size());
+    }
+    add("dev", "ada");
+    assertThat(export("dev")).contains("ada");
+    assertThat(personForked("dev")).isTrue();
+  }
+
+  /** A strict insert's key conflict on a first-touch table is found while preparing: no sidecar is armed, nothing forked. */
+  @Test
+  void aFirstTouchKeyConflictIsReportedBeforeArmingAndForksNothing() throws Exception {
+    add("main", "ada");
+    graph.createBranch("dev", null);
+    // Were the conflict found only after arming, the sidecar put would fail first.
+    try (var armed = Failpoints.arm(Failpoints.SIDECAR_WRITE, FailAction.error())) {
+      assertThatThrownBy(() -> GraphIo.load(graph, LoadMode.APPEND,
+          "{\"type\":\"Person\",\"data\":{\"name\":\"ada\"}}\n", LoadOptions.defaults().withBranch("dev")))
+          .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.detail().orElseThrow()).isInstanceOf(ErrorDetail.KeyConflict.class));
+      assertThat(armed.fired()).isZero();
+    }
+    assertThat(personForked("dev")).isFalse();
+  }
+
+  /** Updates and deletes on a first-touch table stage on the fork made after arming and leave the parent as it was. */
+  @Test
+  void anUpdateAndADeleteOnAFirstTouchTableLandOnTheBranchOnly() throws Exception {
+    add("main", "ada");
+    add("main", "bob");
+    graph.createBranch("dev", null);
+    graph.createBranch("dev2", null);
+    graph.mutate(MutationGraph.QUERIES, "set_age", QueryParams.of(Map.of("name", "ada", "age", 77)),
+        MutationOptions.defaults().withBranch("dev"));
+    graph.mutate(MutationGraph.QUERIES, "remove_person", QueryParams.of(Map.of("name", "bob")),
+        MutationOptions.defaults().withBranch("dev2"));
+    // A delete that matches no committed row stages nothing and forks nothing.
+    graph.createBranch("dev3", null);
+    graph.mutate(MutationGraph.QUERIES, "remove_person", QueryParams.of(Map.of("name", "nobody")),
+        MutationOptions.defaults().withBranch("dev3"));
+    assertThat(personForked("dev3")).isFalse();
+    assertThat(export("dev")).contains("77", "bob");
+    assertThat(export("dev2")).contains("ada").doesNotContain("bob");
+    assertThat(export("main")).contains("ada", "bob").doesNotContain("77");
+    assertThat(personForked("dev")).isTrue();
+    assertThat(personForked("dev2")).isTrue();
+    assertThat(sidecars()).isEmpty();
+  }
+
+  /**
+   * A merge into a branch whose table is still the parent's forks that table only after its
+   * BranchMerge sidecar is armed and names the fork; recovery of both shapes — merge failed before
+   * the fork, and after it with nothing committed — removes the fork and discards the sidecar.
+   */
+  @Test
+  void aMergeIntoALazyTargetTableForksOnlyUnderItsSidecarAndRecoveryRemovesTheUntouchedFork() throws Exception {
+    add("main", "ada");
+    graph.createBranch("s", null);
+    graph.createBranch("t", null);
+    add("s", "bob");
+    // t has a commit of its own (so the merge is no fast-forward), and its Person table is still main's.
+    graph.mutate(MutationGraph.QUERIES, "add_note", QueryParams.of(Map.of("text", "hi")),
+        MutationOptions.defaults().withBranch("t"));
+    for (String f : List.of(Failpoints.MERGE_AFTER_ARM, Failpoints.TABLE_FORK_POST_NATIVE)) {
+      try (var armed = Failpoints.arm(f, FailAction.error())) {
+        assertThatThrownBy(() -> graph.merge("s", "t", io.omnigraph.api.MergeOptions.defaults())).as(f)
+            .isInstanceOf(RecoveryRequiredException.class);
+      }
+      assertThat(sidecars()).as(f).hasSize(1);
+      assertThat(Files.readString(root.resolve("__recovery").resolve(sidecars().get(0)))).as(f)
+          .contains("\"source_fork_version\"");
+      assertThat(personForked("t")).as(f).isEqualTo(f.equals(Failpoints.TABLE_FORK_POST_NATIVE));
+      graph.close();
+      graph = Omnigraph.open(root.toString());
+      assertThat(sidecars()).as(f).isEmpty();
+      assertThat(personForked("t")).as(f + ": the fork is left").isFalse();
+      assertThat(export("t")).as(f).contains("ada").doesNotContain("bob");
+    }
+    graph.merge("s", "t", io.omnigraph.api.MergeOptions.defaults());
+    assertThat(export("t")).contains("ada", "bob");
+    assertThat(personForked("t")).isTrue();
+  }
 }

@@ -139,6 +139,17 @@ public final class CrashWriter {
           System.out.println("committed " + r.commitId());
           System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
         }
+        case "merge-into" -> {
+          String source = args[i++];
+          String target = args[i++];
+          System.out.println(WRITING_MARKER);
+          System.out.flush();
+          long t0 = System.nanoTime();
+          io.omnigraph.api.MergeResult r = g.merge(source, target,
+              io.omnigraph.api.MergeOptions.defaults().withActor("crash-writer"));
+          System.out.println("committed " + r.commitId());
+          System.out.println(WROTE_MARKER + (System.nanoTime() - t0) / 1_000_000);
+        }
         case "branch-load" -> {
           String branch = args[i++];
           LoadMode mode = LoadMode.parse(args[i++]);

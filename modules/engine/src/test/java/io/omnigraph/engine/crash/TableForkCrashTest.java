@@ -26,21 +26,29 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Crash cells of a lazy table fork (docs/branches.md, "Lazy table forks"; docs/failpoints.md,
- * "Crash matrix"): a child JVM loads into branch {@code f}, whose {@code node:Person} table is still
- * the parent's, and halts at {@code table_fork.post_native} — the table's native ref exists, nothing
- * staged on it or published. Two shapes, on local disk and on the S3 emulator:
+ * Crash cells of a first-touch table fork under the sidecar-before-ref rule (docs/branches.md,
+ * "Lazy table forks"; docs/failpoints.md, "Crash matrix"): a child JVM loads into branch {@code f},
+ * whose {@code node:Person} table is still the parent's, and halts after arming its sidecar. The
+ * seed's two logical crash shapes, on local disk and on the S3 emulator:
  *
  * <ul>
- *   <li>{@code ref}: as the kill left it (an exact, untouched fork);</li>
- *   <li>{@code clone-only}: the ref's contents record removed afterwards, which is exactly what a
- *       kill inside Lance's branch create, between its clone of {@code tree/f} and its record write,
- *       leaves (the shape the branch kill loop hit).</li>
+ *   <li>fork not done — halt at {@code mutation.post_sidecar_pre_fork}: the sidecar names the fork
+ *       ({@code table_branch} f, {@code source_fork_version}), no ref, no tree;</li>
+ *   <li>fork done — halt at {@code table_fork.post_native}: the sidecar and an exact, untouched ref
+ *       ({@code ref}); and the same with the ref's contents record removed afterwards
+ *       ({@code clone-only}), which is exactly what a kill inside Lance's branch create, between its
+ *       clone of {@code tree/f} and its record write, leaves.</li>
  * </ul>
  *
- * Each reopen must show {@code f} as before (no commit, no sidecar), and the same load, run again,
- * must succeed and give the after state: the next fork adopts the exact ref and reclaims the
- * clone-only tree.
+ * At the halt the sidecar must already be on storage and name the fork (the ref never exists
+ * without it). Each reopen (a full recovery sweep) must show {@code f} as before (no commit, no
+ * audit row), no sidecar, and no ref record or tree of {@code f} left under the table — recovery
+ * removes the untouched ref and reclaims the clone-only tree; then the same load, run again, lands.
+ *
+ * <p>Two more cells per backend do the same for a merge of {@code s} into {@code t} whose
+ * {@code node:Person} table is still main's: halted at {@code branch_merge.after_arm} (fork not done)
+ * and at {@code table_fork.post_native} (fork done); the reopen must show {@code t} as before, no
+ * sidecar, no ref or tree of {@code t}, and the merge, run again, lands.
  */
 class TableForkCrashTest {
   static final String SCHEMA = MergeCrashMatrixTest.SCHEMA;
@@ -55,12 +63,12 @@ class TableForkCrashTest {
   int graphs;
 
   @Test
-  void aForkInterruptedOnLocalDiskIsAdoptedOrReclaimedByTheNextFork() {
+  void bothForkCrashShapesOnLocalDiskAreRecoveredFromTheSidecarThatNamesTheFork() {
     cells(new MergeCrashMatrixTest.Backend("local", () -> tmp.resolve("g" + (++graphs)).toString(), Map.of()));
   }
 
   @Test
-  void aForkInterruptedOnTheS3EmulatorIsAdoptedOrReclaimedByTheNextFork() {
+  void bothForkCrashShapesOnTheS3EmulatorAreRecoveredFromTheSidecarThatNamesTheFork() {
     S3ProxyServer server = S3.server();
     cells(new MergeCrashMatrixTest.Backend("s3", () -> "s3://" + server.createBucket() + "/graphs/g",
         S3AdapterOptions.forEmulator(server.endpoint())));
@@ -69,9 +77,15 @@ class TableForkCrashTest {
   private void cells(MergeCrashMatrixTest.Backend backend) {
     Map<String, String> matrix = new TreeMap<>();
     List<String> divergent = new ArrayList<>();
+    matrix.put(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT + " (fork not done)",
+        run(backend, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, false, "fork not done", divergent));
     for (boolean cloneOnly : List.of(false, true)) {
       String label = Failpoints.TABLE_FORK_POST_NATIVE + (cloneOnly ? " (clone-only)" : " (ref)");
-      matrix.put(label, run(backend, cloneOnly, label, divergent));
+      matrix.put(label, run(backend, Failpoints.TABLE_FORK_POST_NATIVE, cloneOnly, label, divergent));
+    }
+    for (String f : List.of(Failpoints.MERGE_AFTER_ARM, Failpoints.TABLE_FORK_POST_NATIVE)) {
+      String label = "merge s into t: " + f + (f.equals(Failpoints.MERGE_AFTER_ARM) ? " (fork not done)" : " (ref)");
+      matrix.put(label, runMerge(backend, f, label, divergent));
     }
     StringBuilder b = new StringBuilder("table fork crash cells (" + backend.name() + "):\n");
     matrix.forEach((k, v) -> b.append("  ").append(k).append(" -> ").append(v).append('\n'));
@@ -79,7 +93,8 @@ class TableForkCrashTest {
     assertThat(divergent).as("divergent cells").isEmpty();
   }
 
-  private String run(MergeCrashMatrixTest.Backend backend, boolean cloneOnly, String label, List<String> divergent) {
+  private String run(MergeCrashMatrixTest.Backend backend, String failpoint, boolean cloneOnly, String label,
+      List<String> divergent) {
     String uri = backend.freshUri().get();
     OpenOptions open = new OpenOptions(backend.options());
     String before;
@@ -103,13 +118,23 @@ class TableForkCrashTest {
     args.addAll(List.of("branch-load", "f", "merge", CrashWrites.inputFile(tmp, INPUT).toString()));
     ChildJvm.Result child;
     try (ChildJvm.Running r = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY,
-        Failpoints.TABLE_FORK_POST_NATIVE + "=halt@1"), args).startLogged(tmp.resolve("children"))) {
+        failpoint + "=halt@1"), args).startLogged(tmp.resolve("children"))) {
       child = r.await(5, java.util.concurrent.TimeUnit.MINUTES);
     }
     if (child.exitCode() != Failpoints.HALT_STATUS
-        || !child.output().contains(Failpoints.HALT_MARKER + Failpoints.TABLE_FORK_POST_NATIVE)) {
+        || !child.output().contains(Failpoints.HALT_MARKER + failpoint)) {
       divergent.add(label + ": child exited " + child.exitCode() + ":\n" + child.output());
       return "exit " + child.exitCode();
+    }
+    // Sidecar-before-ref: whatever the halt left, the armed sidecar names the fork.
+    List<String> armed = CrashWrites.sidecars(uri, backend.options());
+    String body = armed.size() == 1 ? read(uri, backend.options(), armed.get(0)) : "";
+    if (!body.contains("\"source_fork_version\"") || !body.contains("\"table_branch\" : \"f\"")) {
+      divergent.add(label + ": at the halt the sidecar does not name the fork of f: " + armed + " " + body);
+    }
+    boolean forked = refRecords(uri, backend.options(), tablePath, "f") == 1;
+    if (forked != failpoint.equals(Failpoints.TABLE_FORK_POST_NATIVE)) {
+      divergent.add(label + ": at the halt the ref f is " + (forked ? "" : "not ") + "there");
     }
     if (cloneOnly) {
       int removed = removeRefRecord(uri, backend.options(), tablePath, "f");
@@ -127,6 +152,13 @@ class TableForkCrashTest {
       if (!sidecars.isEmpty()) {
         divergent.add(label + ": sidecars left " + sidecars);
       }
+      // Recovery removed the untouched ref and reclaimed the clone-only tree: nothing of f is left.
+      int records = refRecords(uri, backend.options(), tablePath, "f");
+      int tree = treeFiles(uri, backend.options(), tablePath, "f");
+      if (records != 0 || tree != 0) {
+        divergent.add(label + ": after recovery the table still has " + records + " ref record(s) and " + tree
+            + " tree version file(s) of f");
+      }
       try {
         MergeCrashMatrixTest.load(g, "f", LoadMode.MERGE, INPUT);
       } catch (RuntimeException e) {
@@ -137,7 +169,109 @@ class TableForkCrashTest {
       if (!after.contains("\"c\"") || !after.contains("20") || commits(g, "f").size() != beforeCommits.size() + 1) {
         divergent.add(label + ": the next write on f did not land: " + after);
       }
-      return "before; next write adopts/reclaims and lands";
+      return "before, no sidecar, no ref or tree of f; next write lands";
+    }
+  }
+
+  /**
+   * A merge of {@code s} into {@code t}, whose Person table is still main's (t has a commit of its own
+   * on Knows), halted after its BranchMerge sidecar is armed: before the fork
+   * ({@code branch_merge.after_arm}) or right after it ({@code table_fork.post_native}).
+   */
+  private String runMerge(MergeCrashMatrixTest.Backend backend, String failpoint, String label,
+      List<String> divergent) {
+    String uri = backend.freshUri().get();
+    OpenOptions open = new OpenOptions(backend.options());
+    String before;
+    List<String> beforeCommits;
+    String tablePath;
+    try (Graph g = Omnigraph.init(uri, SCHEMA, open)) {
+      MergeCrashMatrixTest.load(g, "main", LoadMode.MERGE, """
+          {"type":"Person","data":{"name":"a","age":1}}
+          {"type":"Person","data":{"name":"b","age":2}}
+          """);
+      g.createBranch("s", null);
+      g.createBranch("t", null);
+      MergeCrashMatrixTest.load(g, "s", LoadMode.MERGE, "{\"type\":\"Person\",\"data\":{\"name\":\"c\"}}\n");
+      MergeCrashMatrixTest.load(g, "t", LoadMode.MERGE,
+          "{\"edge\":\"Knows\",\"from\":\"a\",\"to\":\"b\",\"data\":{\"id\":\"k1\"}}\n");
+      before = export(g, "t");
+      beforeCommits = commits(g, "t");
+      tablePath = io.omnigraph.engine.TestSeams.tablePath(g, "node:Person");
+    }
+    List<String> args = new ArrayList<>(List.of(uri));
+    backend.options().forEach((k, v) -> {
+      args.add("--option");
+      args.add(k + "=" + v);
+    });
+    args.addAll(List.of("merge-into", "s", "t"));
+    ChildJvm.Result child;
+    try (ChildJvm.Running r = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY, failpoint + "=halt@1"), args)
+        .startLogged(tmp.resolve("children"))) {
+      child = r.await(5, java.util.concurrent.TimeUnit.MINUTES);
+    }
+    if (child.exitCode() != Failpoints.HALT_STATUS || !child.output().contains(Failpoints.HALT_MARKER + failpoint)) {
+      divergent.add(label + ": child exited " + child.exitCode() + ":\n" + child.output());
+      return "exit " + child.exitCode();
+    }
+    List<String> armed = CrashWrites.sidecars(uri, backend.options());
+    String body = armed.size() == 1 ? read(uri, backend.options(), armed.get(0)) : "";
+    if (!body.contains("\"source_fork_version\"") || !body.contains("\"table_branch\" : \"t\"")) {
+      divergent.add(label + ": at the halt the sidecar does not name the fork of t: " + armed + " " + body);
+    }
+    boolean forked = refRecords(uri, backend.options(), tablePath, "t") == 1;
+    if (forked != failpoint.equals(Failpoints.TABLE_FORK_POST_NATIVE)) {
+      divergent.add(label + ": at the halt the ref t is " + (forked ? "" : "not ") + "there");
+    }
+    try (Graph g = Omnigraph.open(uri, open)) {
+      if (!export(g, "t").equals(before) || !commits(g, "t").equals(beforeCommits) || !g.recoveries().isEmpty()) {
+        divergent.add(label + ": t is not as before: " + export(g, "t") + " commits " + commits(g, "t"));
+        return "DIVERGED";
+      }
+      List<String> sidecars = CrashWrites.sidecars(uri, backend.options());
+      int records = refRecords(uri, backend.options(), tablePath, "t");
+      int tree = treeFiles(uri, backend.options(), tablePath, "t");
+      if (!sidecars.isEmpty() || records != 0 || tree != 0) {
+        divergent.add(label + ": after recovery: sidecars " + sidecars + ", " + records + " ref record(s), " + tree
+            + " tree version file(s) of t");
+      }
+      try {
+        g.merge("s", "t", io.omnigraph.api.MergeOptions.defaults());
+      } catch (RuntimeException e) {
+        divergent.add(label + ": the merge again failed: " + e);
+        return "before, merge again failed";
+      }
+      if (!export(g, "t").contains("\"c\"")) {
+        divergent.add(label + ": the merge again did not land: " + export(g, "t"));
+      }
+      return "before, no sidecar, no ref or tree of t; the merge again lands";
+    }
+  }
+
+  /** @return the number of contents records of ref {@code name} of the table at {@code tablePath} */
+  static int refRecords(String uri, Map<String, String> options, String tablePath, String name) {
+    return (int) list(uri, options, tablePath.replaceAll("/+$", "") + "/_refs/branches").stream()
+        .filter(p -> p.substring(p.lastIndexOf('/') + 1).equals(name + ".json")).count();
+  }
+
+  /** @return the number of version files of the tree {@code tree/<name>} of the table at {@code tablePath} */
+  static int treeFiles(String uri, Map<String, String> options, String tablePath, String name) {
+    return list(uri, options, tablePath.replaceAll("/+$", "") + "/tree/" + name + "/_versions").size();
+  }
+
+  private static List<String> list(String uri, Map<String, String> options, String dir) {
+    try (StorageAdapter a = StorageAdapters.open(uri, options)) {
+      return a.list(dir).toList();
+    } catch (StorageException e) {
+      throw new AssertionError("cannot list " + dir, e);
+    }
+  }
+
+  private static String read(String uri, Map<String, String> options, String path) {
+    try (StorageAdapter a = StorageAdapters.open(uri, options)) {
+      return a.readIfExists(path).map(io.omnigraph.api.storage.StoredObject::text).orElse("");
+    } catch (StorageException e) {
+      throw new AssertionError("cannot read " + path, e);
     }
   }
 

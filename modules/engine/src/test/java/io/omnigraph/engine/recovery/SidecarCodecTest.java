@@ -244,4 +244,37 @@ class SidecarCodecTest {
         null)), a.protocol());
     assertThatThrownBy(() -> CODEC.write(foreign)).isInstanceOf(SidecarFormatException.class);
   }
+
+  /** An armed first-touch branch write: the pin names the ref, the effect the version it forks from. */
+  static RecoverySidecar firstTouch(long sourceForkVersion) {
+    RecoverySidecar a = armed();
+    RecoverySidecar.ProtocolV3 p = a.protocol();
+    TablePin pin = a.tables().get(0);
+    RecoverySidecar.TableEffect e = p.effects().get(0);
+    return new RecoverySidecar(a.operationId(), a.startedAtMicros(), "dev", a.actorId(), a.writerKind(),
+        List.of(new TablePin(pin.identity(), pin.tableKey(), pin.tablePath(), 12, 13, null, "dev")),
+        new RecoverySidecar.ProtocolV3(p.authority(), new RecoverySidecar.Lineage(p.lineage().graphCommitId(), "dev",
+            p.lineage().actorId(), null, p.lineage().createdAtMicros(), p.lineage().message()),
+            p.rollbackGraphCommitId(), null, p.effectPhase(),
+            List.of(new RecoverySidecar.TableEffect(e.identity(), e.tableKey(), e.planned(), null, null,
+                sourceForkVersion)),
+            List.of(new RecoverySidecar.TableUpdateSlot(PERSON, "node:Person", 12, "dev", null))));
+  }
+
+  @Test
+  void aFirstTouchEffectNamesItsSourceForkVersionAndRoundTrips() throws Exception {
+    RecoverySidecar s = firstTouch(12);
+    JsonNode n = tree(s);
+    assertThat(n.get("tables").get(0).get("table_branch").asText()).isEqualTo("dev");
+    assertThat(n.get("protocol_v3").get("effects").get(0).get("source_fork_version").asLong()).isEqualTo(12);
+    assertThat(CODEC.parse(name(), CODEC.write(s))).isEqualTo(s);
+    assertThat(parse(n).protocol().effects().get(0).firstTouch()).isTrue();
+    // Only from exactly the expected version, and only on a named ref.
+    assertThatThrownBy(() -> CODEC.write(firstTouch(11))).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("first-touch");
+    ObjectNode onMain = tree(s);
+    ((ObjectNode) onMain.get("tables").get(0)).remove("table_branch");
+    assertThatThrownBy(() -> parse(onMain)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("first-touch");
+  }
 }
