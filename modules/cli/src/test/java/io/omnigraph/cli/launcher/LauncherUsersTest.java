@@ -158,6 +158,15 @@ class LauncherUsersTest {
     assertThat(aAgain.code()).as(aAgain.err()).isZero();
     assertThat(aAgain.out()).isEqualTo(asRoot.out());
     assertThat(aAgain.err()).isEmpty();
+    // ... really used (-Xshare:on stops a JVM that cannot map it), and mapped where it was dumped,
+    // without the relocation pass over every pointer in it (docs/cli.md, "Start-up").
+    Path cdsLog = tmp.resolve("home-a/cds.log");
+    Run mapped = launcher(A, "home-a", Map.of("OMNIGRAPH_JAVA_OPTS", "-Xshare:on -Xlog:cds=info:file=" + cdsLog),
+        "commit", "list", graph.toString());
+    assertThat(mapped.code()).as(mapped.err()).isZero();
+    assertThat(mapped.out()).isEqualTo(asRoot.out());
+    assertThat(Files.readString(cdsLog)).contains("Mapped dynamic region").doesNotContain("alternative address");
+    Files.delete(cdsLog);
 
     // A corrupt archive is ignored silently: same output, nothing on stderr.
     Path archive;
