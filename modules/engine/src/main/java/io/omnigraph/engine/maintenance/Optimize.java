@@ -147,7 +147,7 @@ public final class Optimize {
             List<String> folded = new ArrayList<>();
             if (!p.unindexed().isEmpty()) {
               long before = v;
-              v = tables.writer().optimizeIndices(p.location(), key, v);
+              v = tables.writer().optimizeIndices(p.location(), key, v, p.unindexed());
               if (v != before) {
                 folded.addAll(p.unindexed());
               }

@@ -618,17 +618,20 @@ public final class TableWriter {
   }
 
   /**
-   * Folds fragments appended since each index was built into it (Lance optimize_indices: one
-   * commit when anything was unindexed), when the live HEAD is {@code expectedHead}.
+   * Folds fragments appended since each named index was built into it (Lance optimize_indices: one
+   * commit when anything was unindexed), when the live HEAD is {@code expectedHead}. Only the named
+   * (BTREE) indexes: an inverted index a distributed build wrote is rebuilt, never folded — Lance's
+   * segment merge panics on it (docs/maintenance.md, "optimize").
    *
    * @return the HEAD afterwards
    * @throws ConflictException the live HEAD is not {@code expectedHead}
    */
-  public long optimizeIndices(LanceLocation location, String tableKey, long expectedHead) {
+  public long optimizeIndices(LanceLocation location, String tableKey, long expectedHead, List<String> indexNames) {
     try (TableSnapshot s = reader.openLatest(location)) {
       requireHead(s, tableKey, expectedHead);
       lance(location.uri(), () -> {
-        s.dataset().optimizeIndices(org.lance.index.OptimizeOptions.builder().build());
+        s.dataset().optimizeIndices(org.lance.index.OptimizeOptions.builder().indexNames(List.copyOf(indexNames))
+            .build());
         return null;
       });
     }
