@@ -132,6 +132,7 @@ public final class WriteBenchmark {
         + " rotated order; medians over rounds; load average %.2f-%.2f; wall %.0f s)%n", System.getProperty("os.name"),
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), rounds, loadRange[0],
         loadRange[1], (System.nanoTime() - started) / 1e9);
+    System.out.println("Class paths: " + (classPath == null ? "-" : classPath.description()) + ".");
     System.out.println("Durability: OmniGraph fsyncs every file and directory entry of a commit before it returns;"
         + " Kùzu and Neo4j defaults (log forced at commit).");
     System.out.println();
@@ -208,7 +209,12 @@ public final class WriteBenchmark {
     }
   }
 
+  private static ChildClassPath classPath;
+
   private static List<String> child(List<String> childArgs) throws IOException, InterruptedException {
+    if (classPath == null) {
+      classPath = ChildClassPath.fromSystemProperties();
+    }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -220,7 +226,7 @@ public final class WriteBenchmark {
     cmd.addAll(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
         "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx3g"));
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(classPath.forSystem(childArgs.get(1)));
     cmd.add(WriteBenchChild.class.getName());
     cmd.addAll(childArgs);
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
