@@ -41,6 +41,11 @@ final class ChildClassPath {
     this.omnigraphRuntime = omnigraphRuntime;
   }
 
+  /** For tests: the parent's class path entries and the engine's runtime entries (null: none given). */
+  static ChildClassPath of(List<String> parent, List<String> omnigraphRuntime) {
+    return new ChildClassPath(List.copyOf(parent), omnigraphRuntime == null ? null : List.copyOf(omnigraphRuntime));
+  }
+
   static ChildClassPath fromSystemProperties() throws IOException {
     List<String> parent = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
     String file = System.getProperty("bench.omnigraph.classpath", "");
