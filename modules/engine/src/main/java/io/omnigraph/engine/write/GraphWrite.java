@@ -304,7 +304,16 @@ public final class GraphWrite {
     Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
     String commitId = Ulid.generate();
     long createdAt = nowMicros();
-    WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
+    // The publish's files are written on another thread while the sidecar is armed and the tables are
+    // committed and confirmed; they stay unreferenced until the publish commits them (PublishAhead).
+    try (PublishAhead ahead = PublishAhead.start(publisher, intent, fresh, commitId, createdAt)) {
+      WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
+      return effectsAndPublish(intent, fresh, sidecar, commitId, createdAt, manifestFragments, ahead);
+    }
+  }
+
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, WriteIntent sidecar, String commitId,
+      long createdAt, int manifestFragments, PublishAhead ahead) {
     String operation = sidecar == null ? commitId : sidecar.operationId();
     try (FirstTouchForks forks = new FirstTouchForks(intent.effects())) {
       if (forks.any()) {
@@ -318,12 +327,14 @@ public final class GraphWrite {
           throw e;
         }
       }
-      return effectsAndPublish(intent, fresh, sidecar, operation, commitId, createdAt, manifestFragments, forks);
+      return effectsAndPublish(intent, fresh, sidecar, operation, commitId, createdAt, manifestFragments, forks,
+          ahead);
     }
   }
 
   private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, WriteIntent sidecar,
-      String operation, String commitId, long createdAt, int manifestFragments, FirstTouchForks forks) {
+      String operation, String commitId, long createdAt, int manifestFragments, FirstTouchForks forks,
+      PublishAhead ahead) {
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     List<ManifestPublisher.TableUpdate> updates;
@@ -398,7 +409,8 @@ public final class GraphWrite {
       // The first attempt is based on the manifest version the token was revalidated against.
       state = publisher.publish(new ManifestPublisher.PublishRequest(intent.branch(), updates, expected,
           intent.expectedHead(),
-          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh);
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh,
+          ahead.take());
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
         throw e;
