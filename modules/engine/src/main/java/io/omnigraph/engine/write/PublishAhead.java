@@ -8,9 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -30,13 +27,6 @@ import java.util.concurrent.Future;
  */
 final class PublishAhead implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(PublishAhead.class.getName());
-
-  /** Daemon threads, created when needed and ended when idle: one per write in its effect window. */
-  private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "omnigraph-publish-ahead");
-    t.setDaemon(true);
-    return t;
-  });
 
   /** Test seam (set by reflection, never in production): added to every predicted row count. */
   private static volatile long rowCountSkew;
@@ -86,7 +76,7 @@ final class PublishAhead implements AutoCloseable {
     if (head < 0) {
       return NONE;
     }
-    return new PublishAhead(POOL.submit(() -> publisher.writeAhead(request, base, head)));
+    return new PublishAhead(Ahead.POOL.submit(() -> publisher.writeAhead(request, base, head)));
   }
 
   /**
@@ -117,24 +107,12 @@ final class PublishAhead implements AutoCloseable {
   }
 
   private ManifestPublisher.WrittenAhead await() {
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return pending.get().orElse(null);
-        } catch (InterruptedException e) {
-          interrupted = true; // the other thread uses the write's manifest handle: wait for it
-        }
-      }
-    } catch (ExecutionException e) {
+      return Ahead.await(pending).orElse(null);
+    } catch (RuntimeException e) {
       // Not a failure of the write: the publish writes its own files and reports its own failures.
-      LOG.log(System.Logger.Level.DEBUG, "writing the publish ahead failed; the publish writes its own files",
-          e.getCause());
+      LOG.log(System.Logger.Level.DEBUG, "writing the publish ahead failed; the publish writes its own files", e);
       return null;
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 }
