@@ -633,13 +633,32 @@ final class FsStorageAdapter implements StorageAdapter {
 
   @Override
   public LanceLocation lanceLocation(String path) throws StorageException {
+    LanceLocation known = locations.get(path);
+    if (known != null) {
+      return known;
+    }
     String p = StoragePaths.validate(path);
     String uri = resolve(p).toUri().toString();
     if (uri.endsWith("/")) {
       uri = uri.substring(0, uri.length() - 1); // Path.toUri marks existing directories with a slash
     }
-    return new LanceLocation(uri, java.util.Map.of());
+    LanceLocation l = new LanceLocation(uri, java.util.Map.of());
+    if (locations.size() >= MAX_LOCATIONS) {
+      locations.clear();
+    }
+    locations.put(path, l);
+    return l;
   }
+
+  /**
+   * Locations already resolved, by path: a local location is a pure function of the root and the
+   * path (no credentials, the trailing slash {@code Path.toUri} adds for an existing directory
+   * removed), and resolving one costs a {@code stat} and URI parsing on every read query's open of
+   * each table (docs/storage-adapters.md). At most {@value #MAX_LOCATIONS}, then forgotten.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, LanceLocation> locations =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_LOCATIONS = 4096;
 
   @Override
   public void close() {

@@ -138,6 +138,17 @@ class FsStorageAdapterTest {
   }
 
   @Test
+  void aRememberedLanceLocationIsTheOneResolvedAfreshForThatPath() throws Exception {
+    String before = adapter.lanceLocation("tables/later.lance").uri();
+    adapter.put("tables/later.lance/_versions/1.manifest", utf8("m"), WriteCondition.overwrite());
+    assertThat(adapter.lanceLocation("tables/later.lance").uri()).isEqualTo(before)
+        .isEqualTo(StorageAdapters.open(root.toString(), Map.of()).lanceLocation("tables/later.lance").uri());
+    assertThat(adapter.lanceLocation("tables/other.lance").uri())
+        .isEqualTo(root.resolve("tables/other.lance").toUri().toString());
+    assertKind(() -> adapter.lanceLocation("../escape"), Kind.INVALID_PATH);
+  }
+
+  @Test
   void aNameCannotBeAnObjectAndADirectoryAtOnce() throws Exception {
     adapter.put("a", utf8("object"), WriteCondition.overwrite());
     assertKind(() -> adapter.put("a/b", utf8("x"), WriteCondition.overwrite()), Kind.PERMANENT);

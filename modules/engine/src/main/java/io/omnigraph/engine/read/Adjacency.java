@@ -2,7 +2,6 @@ package io.omnigraph.engine.read;
 
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.table.TableSnapshot;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -15,7 +14,7 @@ import org.apache.arrow.vector.VarCharVector;
 
 /**
  * An in-memory adjacency structure of one edge table at one version: node ids interned to dense
- * ints, CSR (out) and CSC (in) offset arrays. Built from one scan of the {@code src}/{@code dst}
+ * ints from their UTF-8 bytes ({@link IdInterner}), CSR (out) and CSC (in) offset arrays. Built from one scan of the {@code src}/{@code dst}
  * columns; immutable, so one instance serves every query of any snapshot that pins the same table
  * version. Cached process-wide by (table location, version), least recently used first out, at
  * most {@value #MAX_TABLES} tables and {@value #MAX_EDGES} edges in all.
@@ -27,19 +26,17 @@ final class Adjacency {
   private static final Map<String, Adjacency> CACHE = new LinkedHashMap<>(16, 0.75f, true);
   private static long cachedEdges;
 
-  private final String[] ids;
-  private final Map<String, Integer> index;
+  private final IdInterner ids;
   private final int[] outOff;
   private final int[] outTgt;
   private final int[] inOff;
   private final int[] inTgt;
   final int edges;
 
-  private Adjacency(String[] ids, Map<String, Integer> index, int[] src, int[] dst, int edges) {
+  private Adjacency(IdInterner ids, int[] src, int[] dst, int edges) {
     this.ids = ids;
-    this.index = index;
     this.edges = edges;
-    int n = ids.length;
+    int n = ids.size();
     outOff = new int[n + 1];
     inOff = new int[n + 1];
     for (int e = 0; e < edges; e++) {
@@ -112,18 +109,29 @@ final class Adjacency {
     }
   };
 
-  /** One build per this many edges must be earned by expansions of the version (see {@link #hot}). */
-  static final long EDGES_PER_USE = 10_000;
+  /**
+   * The cost rule's exchange rate (docs/queries.md, "Traversal strategies"): one indexed expansion
+   * (a BTREE-answered Lance scan, a few milliseconds) costs about as much as building the CSR of
+   * this many edges (the interned build: about 0.15-0.2 µs per edge once compiled).
+   */
+  static final long EDGES_PER_USE = 20_000;
+
+  /**
+   * @return the expansion of a table version of {@code edges} rows that builds its CSR: {@code 2 +
+   *     edges / }{@value #EDGES_PER_USE}, so the indexed expansions paid for before it cost about
+   *     one build (a version expanded once never pays for a build)
+   */
+  static long usesToBuild(long edges) {
+    return 2 + edges / EDGES_PER_USE;
+  }
 
   /**
    * Counts one expansion of that table version by a read query and says whether the version is
-   * hot: expanded at least {@code 2 + edges / }{@value #EDGES_PER_USE} times, so the indexed
-   * expansions it has paid for (about one Lance scan each) are worth about one build of its CSR
-   * (docs/queries.md, "Traversal strategies").
+   * hot: expanded at least {@link #usesToBuild} times (docs/queries.md, "Traversal strategies").
    */
   static synchronized boolean hot(TableSnapshot table, long edges) {
     int uses = USES.merge(key(table), 1, Integer::sum);
-    return uses >= 2 + edges / EDGES_PER_USE;
+    return uses >= usesToBuild(edges);
   }
 
   /** Location, version and the version's commit time: a dataset re-created at the same location is a new key. */
@@ -132,41 +140,27 @@ final class Adjacency {
     return t.location().uri() + "@" + s.version() + "@" + s.committedAtNanos();
   }
 
+  /**
+   * One scan of {@code src}/{@code dst}; each endpoint interned from its bytes in the Arrow batch
+   * ({@link IdInterner}: no String per endpoint), then the offset arrays by counting sort.
+   */
   private static Adjacency build(GraphSnapshot snapshot, String tableKey) {
-    Map<String, Integer> index = new HashMap<>();
-    String[][] names = {new String[1024]};
+    IdInterner ids = new IdInterner();
     int[][] arrays = {new int[1024], new int[1024]};
     int[] count = {0};
     snapshot.scan(tableKey, List.of("src", "dst"), null, batch -> {
-      VarCharVector s = (VarCharVector) batch.getVector("src");
-      VarCharVector d = (VarCharVector) batch.getVector("dst");
       int rows = batch.getRowCount();
       if (count[0] + rows > arrays[0].length) {
         int cap = Math.max(arrays[0].length * 2, count[0] + rows);
         arrays[0] = Arrays.copyOf(arrays[0], cap);
         arrays[1] = Arrays.copyOf(arrays[1], cap);
       }
-      for (int i = 0; i < rows; i++) {
-        arrays[0][count[0]] = intern(index, names, new String(s.get(i), StandardCharsets.UTF_8));
-        arrays[1][count[0]] = intern(index, names, new String(d.get(i), StandardCharsets.UTF_8));
-        count[0]++;
-      }
+      ids.internAll((VarCharVector) batch.getVector("src"), rows, arrays[0], count[0]);
+      ids.internAll((VarCharVector) batch.getVector("dst"), rows, arrays[1], count[0]);
+      count[0] += rows;
     });
-    return new Adjacency(Arrays.copyOf(names[0], index.size()), index, arrays[0], arrays[1], count[0]);
-  }
-
-  private static int intern(Map<String, Integer> index, String[][] names, String id) {
-    Integer i = index.get(id);
-    if (i != null) {
-      return i;
-    }
-    int n = index.size();
-    if (n == names[0].length) {
-      names[0] = Arrays.copyOf(names[0], n * 2);
-    }
-    names[0][n] = id;
-    index.put(id, n);
-    return n;
+    ids.freeze();
+    return new Adjacency(ids, arrays[0], arrays[1], count[0]);
   }
 
   /** Node tables whose rows are mapped to dense indexes ({@link #rowIndex}), at most this many per adjacency. */
@@ -211,13 +205,12 @@ final class Adjacency {
 
   /** @return the dense index of node {@code id}, or -1 when it has no edge in this table */
   int indexOf(String id) {
-    Integer i = index.get(id);
-    return i == null ? -1 : i;
+    return ids.find(id);
   }
 
   /** @return the node id of dense index {@code i} */
   String id(int i) {
-    return ids[i];
+    return ids.id(i);
   }
 
   /**
@@ -263,7 +256,7 @@ final class Adjacency {
       int n = i < 0 ? 0 : hop.of(i);
       List<String> found = new ArrayList<>(n);
       for (int k = 0; k < n; k++) {
-        found.add(ids[hop.found[k]]);
+        found.add(ids.id(hop.found[k]));
       }
       out.put(s, found);
     }
@@ -272,7 +265,7 @@ final class Adjacency {
 
   /** @return how many nodes have an edge in this table */
   int nodes() {
-    return ids.length;
+    return ids.size();
   }
 
   /**
@@ -286,7 +279,7 @@ final class Adjacency {
     private int[] buf = new int[16];
     private final int[] count = new int[1];
     /** One bit per node, all clear between calls (a BitSet's clear rescans its words: quadratic over a piece). */
-    private final long[] seen = new long[(ids.length >>> 6) + 1];
+    private final long[] seen = new long[(ids.size() >>> 6) + 1];
     int[] found = new int[16];
 
     OneHop(Op.Dir dir, boolean sameType) {
@@ -327,18 +320,18 @@ final class Adjacency {
 
   /** Calls {@code each} with every neighbour of {@code id} in that direction (once per edge). */
   void neighbors(String id, Op.Dir dir, Consumer<String> each) {
-    Integer i = index.get(id);
-    if (i == null) {
+    int i = ids.find(id);
+    if (i < 0) {
       return;
     }
     if (dir != Op.Dir.IN) {
       for (int k = outOff[i]; k < outOff[i + 1]; k++) {
-        each.accept(ids[outTgt[k]]);
+        each.accept(ids.id(outTgt[k]));
       }
     }
     if (dir != Op.Dir.OUT) {
       for (int k = inOff[i]; k < inOff[i + 1]; k++) {
-        each.accept(ids[inTgt[k]]);
+        each.accept(ids.id(inTgt[k]));
       }
     }
   }

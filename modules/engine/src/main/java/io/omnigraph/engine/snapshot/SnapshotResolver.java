@@ -53,6 +53,15 @@ public final class SnapshotResolver {
   private record Verified(Map<String, TableIdentity> identities, String cutSchemaHash, CompiledSchema schema) {}
 
   /**
+   * The cut {@link #schemaAt} answered last (compared by identity: {@link #resolveForRead} hands out
+   * the same state object while main's head is unchanged) and its schema, so a read query on an
+   * unchanged head does not rebuild and compare the identity map.
+   */
+  private volatile CutSchema lastCut;
+
+  private record CutSchema(ManifestState state, CompiledSchema schema) {}
+
+  /**
    * @param root the graph root
    * @param tables the table gateway
    * @param manifest the root's manifest store
@@ -254,9 +263,14 @@ public final class SnapshotResolver {
    *     do not match the cut's table identities
    */
   public CompiledSchema schemaAt(ManifestState state) {
+    CutSchema last = lastCut;
+    if (last != null && last.state() == state) {
+      return last.schema();
+    }
     Map<String, TableIdentity> identities = identities(state);
     Verified v = verified;
     if (v != null && v.identities().equals(identities) && Objects.equals(v.cutSchemaHash(), state.schemaIrHash())) {
+      lastCut = new CutSchema(state, v.schema());
       return v.schema();
     }
     CompiledSchema schema;
@@ -283,6 +297,7 @@ public final class SnapshotResolver {
   public CompiledSchema accept(CompiledSchema schema, ManifestState state) {
     requireIdentities(schema, state);
     verified = new Verified(identities(state), state.schemaIrHash(), schema);
+    lastCut = new CutSchema(state, schema);
     return schema;
   }
 

@@ -25,6 +25,8 @@ final class SharedDatasets {
 
   private static final class Entry {
     final Dataset dataset;
+    /** The dataset's version stamp, read once (a shared dataset never moves to another version). */
+    final java.util.concurrent.atomic.AtomicReference<VersionStamp> stamp = new java.util.concurrent.atomic.AtomicReference<>();
     int refs = 1; // the cache's own reference
 
     Entry(Dataset dataset) {
@@ -77,7 +79,7 @@ final class SharedDatasets {
   }
 
   private TableSnapshot handle(LanceLocation location, Entry e) {
-    return new TableSnapshot(location, e.dataset, () -> release(e));
+    return new TableSnapshot(location, e.dataset, () -> release(e), e.stamp);
   }
 
   private void release(Entry e) {

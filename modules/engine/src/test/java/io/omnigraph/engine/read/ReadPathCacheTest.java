@@ -84,7 +84,7 @@ class ReadPathCacheTest {
       assertThat(ReadFixture.rows(g, "query q() { match { $a: Person { name: \"ada\" }  $a knows $b }"
           + " return { $b.name } order { $b.name } }")).containsExactly("{\"b.name\":\"ada\"}", "{\"b.name\":\"bob\"}");
       assertThat(stats.get(0)).containsKey("expand indexed Knows").doesNotContainKey("expand csr Knows");
-      // the second expansion of the same version (2 + edges / 10,000 = 2 uses) builds its CSR
+      // the second expansion of the same version (2 + edges / 20,000 = 2 uses) builds its CSR
       assertThat(ReadFixture.rows(g, "query q() { match { $a: Person { name: \"ada\" }  $a knows $b }"
           + " return { $b.name } order { $b.name } }")).containsExactly("{\"b.name\":\"ada\"}", "{\"b.name\":\"bob\"}");
       assertThat(stats.get(1)).containsKey("expand csr Knows").doesNotContainKey("expand indexed Knows");

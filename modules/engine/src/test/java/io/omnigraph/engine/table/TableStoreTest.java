@@ -90,6 +90,22 @@ class TableStoreTest {
   }
 
   @Test
+  void aSharedHandleRemembersTheStampOfItsOwnVersionOnly() {
+    long v2 = commit(KeyedWriteMode.UPSERT, "a", 1);
+    long v3 = commit(KeyedWriteMode.UPSERT, "b", 2);
+    for (long v : List.of(1L, v2, v3, v2, 1L)) {
+      try (TableSnapshot own = store.reader().openAt(loc, v); TableSnapshot shared = store.reader().openShared(loc, v);
+          TableSnapshot again = store.reader().openShared(loc, v)) {
+        assertThat(shared.stamp()).isEqualTo(own.stamp()).isEqualTo(again.stamp());
+        assertThat(shared.stamp().version()).isEqualTo(v);
+      }
+    }
+    try (TableSnapshot a = store.reader().openShared(loc, v2); TableSnapshot b = store.reader().openShared(loc, v3)) {
+      assertThat(a.stamp()).isNotEqualTo(b.stamp());
+    }
+  }
+
+  @Test
   void stagingMovesNoHeadUntilCommit() {
     try (TableSnapshot s = store.reader().openLatest(loc); VectorSchemaRoot b = rows("a", 1)) {
       StagedWrite w = store.writer().stageKeyedWrite(s, "node:P", b, KeyedWriteMode.STRICT_INSERT);
