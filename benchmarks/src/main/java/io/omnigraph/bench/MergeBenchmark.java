@@ -33,7 +33,7 @@ public final class MergeBenchmark {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = new LinkedHashMap<>(Map.of("--sizes", "10000,100000", "--pairs", "5", "--base", "1000",
-        "--work", "target/bench-work"));
+        "--work", "target/bench-work", "--child-jvm-args", ""));
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
     }
@@ -52,7 +52,7 @@ public final class MergeBenchmark {
         for (String impl : order) {
           Path dir = work.resolve(n + "-" + p + "-" + impl);
           LoadBenchmark.deleteTree(dir);
-          Run r = child(impl, n, base, dir);
+          Run r = child(impl, n, base, dir, a.get("--child-jvm-args"));
           LoadBenchmark.deleteTree(dir);
           (impl.equals("engine") ? engine : raw).add(r);
           System.err.printf(Locale.ROOT, "  %s rows=%d pair=%d: %.1f ms, peak %d KiB (%s) %s %s%n", impl, n, p,
@@ -81,7 +81,8 @@ public final class MergeBenchmark {
     report.forEach(System.out::println);
   }
 
-  private static Run child(String impl, int rows, int base, Path dir) throws IOException, InterruptedException {
+  private static Run child(String impl, int rows, int base, Path dir, String jvmArgs)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -90,6 +91,12 @@ public final class MergeBenchmark {
       }
     }
     cmd.add("-Xmx2g");
+    // e.g. a JFR recording per child: --child-jvm-args -Dx=y;-XX:StartFlightRecording=filename=m-{impl}-{rows}.jfr
+    for (String extra : jvmArgs.trim().split("[\\s;]+")) {
+      if (!extra.isEmpty()) {
+        cmd.add(extra.replace("{impl}", impl).replace("{rows}", Integer.toString(rows)));
+      }
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(MergeBenchChild.class.getName());

@@ -371,7 +371,8 @@ final class LanceGraph implements Graph {
   private io.omnigraph.engine.branch.BranchMerge.Context mergeContext() {
     return new io.omnigraph.engine.branch.BranchMerge.Context(tables, snapshots, publisher, recovery.sidecars(),
         recovery.schema(), () -> EffectWindow.enter(writeGate, lease, "merge " + ProcessHandle.current().pid()),
-        this::branchIdentity, () -> RecoveryGate.beforeWrite(root, lease, recovery), this::deleteBranch);
+        this::branchIdentity, () -> RecoveryGate.beforeWrite(root, lease, recovery), this::deleteBranch,
+        io.omnigraph.engine.storage.LocalFileAdoption.of(root).orElse(null));
   }
 
   /** @return the identity of {@code branch}; see {@link SnapshotResolver#branchIdentity} */

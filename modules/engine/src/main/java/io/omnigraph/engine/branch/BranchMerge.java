@@ -36,6 +36,7 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.InsertProof;
 import io.omnigraph.engine.table.KeyCollision;
 import io.omnigraph.engine.table.NativeBranch;
+import io.omnigraph.engine.table.ProvenAdoption;
 import io.omnigraph.engine.table.TableReader;
 import io.omnigraph.engine.table.KeyedWriteMode;
 import io.omnigraph.engine.table.LanceFilter;
@@ -118,6 +119,13 @@ public final class BranchMerge {
   static volatile boolean provenInsert = !Boolean.getBoolean("omnigraph.merge.ordered_only");
 
   /**
+   * Test seam: whether the proven-insert route adopts the source's data files where the root can
+   * ({@link Context#adopter()}); off, it re-stages the interval's rows as object stores do (tests of
+   * the chunk caps use it).
+   */
+  static volatile boolean adoptFiles = true;
+
+  /**
    * What a merge needs from the open graph.
    *
    * @param tables the table gateway
@@ -129,10 +137,13 @@ public final class BranchMerge {
    * @param branchIdentity the native identity of a branch now
    * @param barrier the write-entry recovery barrier
    * @param deleteBranch deletes a branch (after the merge, on request)
+   * @param adopter places a proven interval's data files in the target's ref, or {@code null} when the
+   *     root has none (then the proven route re-stages the interval's rows)
    */
   public record Context(TableStore tables, SnapshotResolver snapshots, ManifestPublisher publisher,
       SidecarStore sidecars, RecoverySweep.SchemaAuthority schemaAuthority, Supplier<EffectWindow> window,
-      Function<String, String> branchIdentity, Runnable barrier, Consumer<String> deleteBranch) {}
+      Function<String, String> branchIdentity, Runnable barrier, Consumer<String> deleteBranch,
+      ProvenAdoption.FileAdopter adopter) {}
 
   private final Context ctx;
 
@@ -164,68 +175,6 @@ public final class BranchMerge {
   }
 
   // ------------------------------------------------------------------ planning
-
-  /** One table's part of the merge. */
-  private static final class TablePlan implements AutoCloseable {
-    final TableSpec spec;
-    final TableEntry targetEntry;
-    final TableEntry sourceEntry;
-    String sourceUri;
-    String route;
-    final List<VectorSchemaRoot> inserts = new ArrayList<>();
-    final List<VectorSchemaRoot> upserts = new ArrayList<>();
-    final List<List<String>> deletes = new ArrayList<>();
-    long inserted;
-    long updated;
-    long deleted;
-    /** Ids the merge rewrites on this table (taken rows), and the ids it deletes. */
-    final Set<String> takenIds = new HashSet<>();
-    final Set<String> deletedIds = new HashSet<>();
-    /** Route {@code proven_insert}: the verified interval, and the source ref's identifier it was proven on. */
-    InsertProof proof;
-    LanceLocation sourceMain;
-    String sourceRefIdentity;
-    /** Why the proven-insert route was not taken (diagnostics), or {@code null}. */
-    String provenRefusal;
-
-    TablePlan(TableSpec spec, TableEntry targetEntry, TableEntry sourceEntry) {
-      this.spec = spec;
-      this.targetEntry = targetEntry;
-      this.sourceEntry = sourceEntry;
-    }
-
-    String key() {
-      return spec.tableKey();
-    }
-
-    int transactions() {
-      return inserts.size() + upserts.size() + deletes.size();
-    }
-
-    boolean writesData() {
-      return transactions() > 0;
-    }
-
-    List<VectorSchemaRoot> taken() {
-      List<VectorSchemaRoot> all = new ArrayList<>(inserts);
-      all.addAll(upserts);
-      return all;
-    }
-
-    @Override
-    public void close() {
-      inserts.forEach(VectorSchemaRoot::close);
-      upserts.forEach(VectorSchemaRoot::close);
-      inserts.clear();
-      upserts.clear();
-    }
-
-    /** A pointer table writes nothing: drop its staged rows once the checks have read them. */
-    void dropData() {
-      close();
-      deletes.clear();
-    }
-  }
 
   private MergeResult merge(String source, String target, MergeOptions options) {
     SnapshotResolver snapshots = ctx.snapshots();
@@ -263,6 +212,11 @@ public final class BranchMerge {
           TablePlan plan = plan(spec, b, src, tgt, target, conflicts);
           if (plan != null) {
             plans.add(plan);
+          }
+        }
+        for (TablePlan p : plans) {
+          if (p.adoptedLinks > 0 && checksNeedRows(p, plans, tgt.schema())) {
+            readProven(p, p.checkedRows);
           }
         }
         if (conflicts.isEmpty()) {
@@ -327,7 +281,12 @@ public final class BranchMerge {
         if (proof.proven()) {
           plan.route = "proven_insert";
           plan.proof = proof;
-          adopt(plan);
+          if (adoptFiles && ctx.adopter() != null && ProvenAdoption.adoptable(tgt.table(key), proof)) {
+            plan.adoptedLinks = proof.links(); // files adopted link by link: no row read here
+            plan.inserted = proof.rows();
+          } else {
+            readProven(plan, plan.inserts);
+          }
           return plan;
         }
         plan.provenRefusal = proof.refusal();
@@ -376,11 +335,26 @@ public final class BranchMerge {
   }
 
   /**
-   * Reads a proven interval's rows into strict-insert chunks: no base or target rows are read, no
-   * row is compared (every id is new to the target).
+   * Whether the merged-graph checks ({@link MergedGraphRules}) read an adopted table's rows: its
+   * {@code @unique} tuples, or its ids and endpoints when the merge changes any edge table. Otherwise
+   * nothing of it is read: its rows are exactly the source's, which were checked when written.
    */
-  private void adopt(TablePlan plan) {
-    MergeChunker inserts = new MergeChunker(plan.key(), ctx.tables().allocator(), plan.inserts);
+  private static boolean checksNeedRows(TablePlan p, List<TablePlan> plans, CompiledSchema schema) {
+    boolean unique = (p.spec.kind() == SchemaIr.DeclKind.EDGE
+        ? schema.catalog().edge(p.spec.typeName()).map(EdgeType::constraints)
+        : schema.catalog().node(p.spec.typeName()).map(NodeType::constraints)).orElse(List.of()).stream()
+        .anyMatch(Constraint.Unique.class::isInstance);
+    return unique || plans.stream().anyMatch(q -> q.spec.kind() == SchemaIr.DeclKind.EDGE);
+  }
+
+  /**
+   * Reads a proven interval's rows into chunks ({@code into}: the strict-insert chunks, or rows kept
+   * only for the checks): no base or target rows are read, no row is compared (every id is new to
+   * the target).
+   */
+  private void readProven(TablePlan plan, List<VectorSchemaRoot> into) {
+    plan.inserted = 0;
+    MergeChunker inserts = new MergeChunker(plan.key(), ctx.tables().allocator(), into);
     try {
       ctx.tables().reader().scanProvenRows(plan.proof, chunkRows, batch -> {
         VarCharVector ids = (VarCharVector) batch.getVector("id");
@@ -716,13 +690,19 @@ public final class BranchMerge {
     int step = 0;
     try {
       List<Object> steps = new ArrayList<>();
+      for (int link = 0; link < p.adoptedLinks; link++) {
+        steps.add(link); // an adopted plan has no other step
+      }
       steps.addAll(p.inserts);
       steps.addAll(p.upserts);
       steps.addAll(p.deletes);
       for (Object s : steps) {
         StagedWrite staged;
-        if (s instanceof VectorSchemaRoot batch) {
-          KeyedWriteMode mode = step < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
+        if (s instanceof Integer link) {
+          staged = ProvenAdoption.stageLink(cur, p.proof, link, ctx.adopter());
+        } else if (s instanceof VectorSchemaRoot batch) {
+          int chunk = step - p.adoptedLinks;
+          KeyedWriteMode mode = chunk < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
           if (p.proof != null && mode == KeyedWriteMode.STRICT_INSERT) {
             // Proven interval: no id probe of the target, no merge join.
             KeyedWrites.checkLimits(p.key(), batch);

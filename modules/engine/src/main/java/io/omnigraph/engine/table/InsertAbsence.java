@@ -136,18 +136,24 @@ public final class InsertAbsence {
     }
     long physical = u.newFragments().stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
     Certification c = certify(schema, expectedParent, tx.readVersion(), tx.uuid(), op, physical);
-    return c.certified() ? new Link(physical, null) : Link.refused(c.refusal());
+    if (!c.certified()) {
+      return Link.refused(c.refusal());
+    }
+    java.util.Set<String> files = new java.util.HashSet<>();
+    u.newFragments().forEach(f -> f.getFiles().forEach(d -> files.add(d.getPath())));
+    return new Link(physical, files, null);
   }
 
   /**
    * One verified (or refused) link of an insertion-only history.
    *
    * @param rows the physical rows the link inserted (0 when refused)
+   * @param files the data file paths of the fragments the link added (empty when refused)
    * @param refusal why it is no verified link, or {@code null}
    */
-  record Link(long rows, String refusal) {
+  record Link(long rows, java.util.Set<String> files, String refusal) {
     static Link refused(String why) {
-      return new Link(0, why);
+      return new Link(0, java.util.Set.of(), why);
     }
 
     boolean verified() {

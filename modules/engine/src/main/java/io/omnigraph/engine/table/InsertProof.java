@@ -24,21 +24,62 @@ public final class InsertProof {
   private final long baseVersion;
   private final long rows;
   private final List<Integer> newFragments;
+  private final List<List<org.lance.FragmentMetadata>> links;
   private final String refusal;
 
   InsertProof(String tableKey, TableSnapshot source, long baseVersion, long rows, List<Integer> newFragments,
-      String refusal) {
+      List<List<org.lance.FragmentMetadata>> links, String refusal) {
     this.tableKey = Objects.requireNonNull(tableKey, "tableKey");
     this.source = source;
     this.baseVersion = baseVersion;
     this.rows = rows;
     this.newFragments = List.copyOf(newFragments);
+    this.links = links.stream().map(List::copyOf).toList();
     this.refusal = refusal;
   }
 
   /** @return a refusal: the interval of {@code tableKey} after {@code baseVersion} is not proven, because {@code why} */
   public static InsertProof refused(String tableKey, long baseVersion, String why) {
-    return new InsertProof(tableKey, null, baseVersion, 0, List.of(), why);
+    return new InsertProof(tableKey, null, baseVersion, 0, List.of(), List.of(), why);
+  }
+
+  /**
+   * A proven interval. Its fragments are grouped by the link that added them (matched by data file
+   * path) when every added fragment belongs to exactly one link, holds only files of the source's own
+   * ref and no deletion file, and every link's group holds that link's rows; otherwise no grouping is
+   * kept ({@link #links()} = 0), and the interval can only be re-staged, not adopted.
+   *
+   * @param sourceFragments every fragment of the source version
+   */
+  static InsertProof proven(String tableKey, TableSnapshot source, long baseVersion, long rows, List<Integer> added,
+      List<InsertAbsence.Link> links, List<org.lance.FragmentMetadata> sourceFragments) {
+    java.util.Set<Integer> addedIds = new java.util.HashSet<>(added);
+    List<List<org.lance.FragmentMetadata>> groups = new java.util.ArrayList<>();
+    links.forEach(l -> groups.add(new java.util.ArrayList<>()));
+    boolean grouped = true;
+    for (org.lance.FragmentMetadata f : sourceFragments) {
+      if (!addedIds.contains(f.getId())) {
+        continue;
+      }
+      int owner = -1;
+      for (int i = 0; i < links.size(); i++) {
+        java.util.Set<String> files = links.get(i).files();
+        if (!f.getFiles().isEmpty() && f.getFiles().stream().allMatch(d -> files.contains(d.getPath()))) {
+          owner = owner == -1 ? i : -2;
+        }
+      }
+      boolean own = f.getFiles().stream().allMatch(d -> d.getBaseId().isEmpty()) && f.getDeletionFile() == null;
+      if (owner < 0 || !own) {
+        grouped = false;
+        break;
+      }
+      groups.get(owner).add(f);
+    }
+    for (int i = 0; grouped && i < links.size(); i++) {
+      long r = groups.get(i).stream().mapToLong(org.lance.FragmentMetadata::getPhysicalRows).sum();
+      grouped = !groups.get(i).isEmpty() && r == links.get(i).rows();
+    }
+    return new InsertProof(tableKey, source, baseVersion, rows, added, grouped ? groups : List.of(), null);
   }
 
   /** @return whether the interval is a verified insertion-only chain */
@@ -74,5 +115,18 @@ public final class InsertProof {
   /** @return the ids of the fragments the interval added, ascending (only when proven) */
   List<Integer> newFragments() {
     return newFragments;
+  }
+
+  /**
+   * @return the links of the interval, in commit order (only when proven); 0 when the grouping of
+   *     its fragments by link could not be established (then it can be re-staged, not adopted)
+   */
+  public int links() {
+    return links.size();
+  }
+
+  /** @return the source's fragments link {@code i} added, as the source version's manifest lists them */
+  List<org.lance.FragmentMetadata> linkFragments(int i) {
+    return links.get(i);
   }
 }

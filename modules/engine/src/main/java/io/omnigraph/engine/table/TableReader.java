@@ -456,6 +456,7 @@ public final class TableReader {
       return InsertProof.refused(tableKey, from, "the source no longer has every fragment of the base");
     }
     long rows = 0;
+    List<InsertAbsence.Link> links = new ArrayList<>();
     for (long v = from + 1; v <= to; v++) {
       long version = v;
       InsertAbsence.Link link;
@@ -476,6 +477,7 @@ public final class TableReader {
         return InsertProof.refused(tableKey, from, "version " + v + ": " + link.refusal());
       }
       rows += link.rows();
+      links.add(link);
     }
     if (rows != expectedRows) {
       return InsertProof.refused(tableKey, from, "the links inserted " + rows + " rows, the entity count grew by "
@@ -493,7 +495,8 @@ public final class TableReader {
       return InsertProof.refused(tableKey, from, "the added fragments hold " + addedRows + " rows, the links inserted "
           + rows);
     }
-    return new InsertProof(tableKey, source, from, rows, added, null);
+    return InsertProof.proven(tableKey, source, from, rows, added, links, lance(source.location().uri(),
+        () -> source.dataset().getFragments().stream().map(org.lance.Fragment::metadata).toList()));
   }
 
   /** @return fragment id → visible rows, ascending by id */

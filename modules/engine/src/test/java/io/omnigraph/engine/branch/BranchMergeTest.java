@@ -55,6 +55,7 @@ class BranchMergeTest {
     BranchMerge.chunkRows = 8192;
     BranchMerge.chunkBytes = io.omnigraph.engine.write.KeyedWrites.MAX_BYTES;
     BranchMerge.provenInsert = true;
+    BranchMerge.adoptFiles = true;
     if (graph != null) {
       graph.close();
     }
@@ -308,6 +309,7 @@ class BranchMergeTest {
     load("f", LoadMode.APPEND, rows.toString());
     add("main", "zed", 9);
     BranchMerge.chunkRows = 1;
+    BranchMerge.adoptFiles = false; // re-staged rows (as on object stores): one chunk a row
     String before = export("main");
     assertThatThrownBy(() -> merge("f", "main")).isInstanceOfSatisfying(ResourceLimitException.class, e ->
         assertThat(e.detail().orElseThrow()).isEqualTo(new ErrorDetail.ResourceLimit(
@@ -334,6 +336,7 @@ class BranchMergeTest {
     load("f", LoadMode.APPEND, notes(10, 20_000, "n"));
     add("main", "zed", 9);
     BranchMerge.provenInsert = proven;
+    BranchMerge.adoptFiles = false; // the proven route re-stages rows (as on object stores)
     BranchMerge.chunkBytes = 64 * 1024; // each row buffers > 20,000 bytes: at most 3 rows a chunk
     MergeResult r = merge("f", "main");
     MergeResult.TableMerge t = r.tables().get("node:Note");
@@ -351,6 +354,7 @@ class BranchMergeTest {
     load("f", LoadMode.APPEND, notes(2, 100, "small") + notes(1, 70_000, "big"));
     add("main", "zed", 9);
     BranchMerge.provenInsert = proven;
+    BranchMerge.adoptFiles = false; // the proven route re-stages rows (as on object stores)
     BranchMerge.chunkBytes = 64 * 1024;
     String before = export("main");
     List<CommitInfo> commits = graph.commits("main");
@@ -365,6 +369,23 @@ class BranchMergeTest {
     graph.close();
     graph = Omnigraph.open(root.toString());
     assertThat(graph.recoveries()).as("no sidecar was armed: the open-time sweep found nothing").isEmpty();
+  }
+
+  @Test
+  void anAdoptedIntervalBuffersNoRowSoOnlyItsLinksCount() {
+    add("main", "ada", 30);
+    graph.createBranch("f", null);
+    // one append of 1,025 rows, one of them over the (lowered) chunk byte cap
+    load("f", LoadMode.APPEND, notes(BranchMerge.MAX_TRANSACTIONS_PER_TABLE, 10, "n") + notes(1, 70_000, "big"));
+    add("main", "zed", 9);
+    BranchMerge.chunkRows = 1;
+    BranchMerge.chunkBytes = 64 * 1024;
+    MergeResult r = merge("f", "main");
+    MergeResult.TableMerge t = r.tables().get("node:Note");
+    assertThat(t.route()).isEqualTo("proven_insert");
+    assertThat(t.inserted()).isEqualTo(BranchMerge.MAX_TRANSACTIONS_PER_TABLE + 1);
+    assertThat(t.transactions()).isEqualTo(1); // the one link of f, adopted as it is
+    assertThat(export("main")).contains("\"big0\"").contains("\"n1023\"");
   }
 
   @Test

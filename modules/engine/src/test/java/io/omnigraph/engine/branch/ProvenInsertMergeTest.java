@@ -120,10 +120,76 @@ class ProvenInsertMergeTest {
       assertThat(people.inserted()).isEqualTo(24);
       assertThat(people.updated()).isZero();
       assertThat(people.deleted()).isZero();
-      assertThat(people.transactions()).isEqualTo(5); // 24 rows in chunks of at most 5
+      // adopted link by link: one transaction per append of f, whatever the chunk cap
+      assertThat(people.transactions()).isEqualTo(2);
       assertThat(r.tables().get("edge:Knows").route()).isEqualTo("proven_insert");
       assertThat(r.tables().get("edge:Knows").inserted()).isEqualTo(24);
       assertThat(export(g, "main")).isEqualTo(export(g, "f"));
+    }
+  }
+
+  /** The data files of a table's ref (paths relative to its {@code data/} directory). */
+  static java.util.Set<String> dataFiles(Path ref) throws java.io.IOException {
+    try (var files = java.nio.file.Files.list(ref.resolve("data"))) {
+      return files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+    }
+  }
+
+  /** The only directory below {@code dir}. */
+  static Path only(Path dir) throws java.io.IOException {
+    try (var dirs = java.nio.file.Files.list(dir)) {
+      List<Path> all = dirs.filter(java.nio.file.Files::isDirectory).toList();
+      assertThat(all).as("directories below " + dir).hasSize(1);
+      return all.get(0);
+    }
+  }
+
+  @Test
+  void theProvenRouteAdoptsTheSourcesDataFilesAndMainOutlivesTheBranch() throws Exception {
+    Path root = dir.resolve("g" + (++graphs));
+    try (Graph g = Omnigraph.init(root.toString(), SCHEMA)) {
+      bulkOnBranch(g);
+      Path people = only(root.resolve("nodes")); // the one node type
+      Path refF = only(people.resolve("tree"));
+      java.util.Set<String> onF = dataFiles(refF);
+      java.util.Set<String> onMainBefore = dataFiles(people);
+      String f = export(g, "f");
+      MergeResult r = g.merge("f", "main", MergeOptions.defaults());
+      assertThat(r.tables().get("node:Person").route()).isEqualTo("proven_insert");
+      java.util.Set<String> added = new java.util.HashSet<>(dataFiles(people));
+      added.removeAll(onMainBefore);
+      // the merge wrote no data file of its own: main now holds f's files themselves (linked, not rewritten)
+      assertThat(added).isEqualTo(onF);
+      for (String file : added) {
+        assertThat(java.nio.file.Files.isSameFile(people.resolve("data").resolve(file),
+            refF.resolve("data").resolve(file))).as(file).isTrue();
+      }
+      g.deleteBranch("f");
+      assertThat(export(g, "main")).isEqualTo(f);
+      // main's adopted rows are ordinary rows: an update and a new insert on them
+      mutate(g, "main", "set_age", Map.of("name", "p15", "age", 5));
+      mutate(g, "main", "add", Map.of("name", "p99", "age", 9));
+      assertThat(export(g, "main")).contains("\"name\":\"p15\",\"age\":5").contains("\"p99\"");
+    }
+    try (Graph g = Omnigraph.open(root.toString())) {
+      assertThat(export(g, "main")).contains("\"p33\"").contains("\"p99\"");
+    }
+  }
+
+  @Test
+  void aBranchTargetAdoptsIntoItsOwnRef() {
+    try (Graph g = init()) {
+      load(g, "main", LoadMode.MERGE, people(0, 3));
+      g.createBranch("g", null);
+      load(g, "g", LoadMode.APPEND, people(3, 3)); // g forks the table
+      g.createBranch("f", "g");
+      load(g, "f", LoadMode.APPEND, people(6, 4));
+      String f = export(g, "f");
+      MergeResult r = g.merge("f", "g", MergeOptions.defaults());
+      assertThat(r.tables().get("node:Person").route()).isEqualTo("proven_insert");
+      g.deleteBranch("f");
+      assertThat(export(g, "g")).isEqualTo(f);
+      assertThat(export(g, "main")).doesNotContain("\"p3\"");
     }
   }
 
@@ -146,8 +212,10 @@ class ProvenInsertMergeTest {
     for (String key : List.of("node:Person", "edge:Knows")) {
       MergeResult.TableMerge p = results[0].tables().get(key);
       MergeResult.TableMerge o = results[1].tables().get(key);
-      assertThat(List.of(p.inserted(), p.updated(), p.deleted(), (long) p.transactions()))
-          .as(key).isEqualTo(List.of(o.inserted(), o.updated(), o.deleted(), (long) o.transactions()));
+      assertThat(List.of(p.inserted(), p.updated(), p.deleted()))
+          .as(key).isEqualTo(List.of(o.inserted(), o.updated(), o.deleted()));
+      assertThat(p.transactions()).as(key).isEqualTo(2); // one per adopted link
+      assertThat(o.transactions()).as(key).isEqualTo(4); // 24 rows in chunks of at most 7
     }
   }
 
