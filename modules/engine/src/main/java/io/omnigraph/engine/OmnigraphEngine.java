@@ -44,16 +44,25 @@ public final class OmnigraphEngine implements GraphEngine {
   @Override
   public Graph init(String uri, String schemaText, OpenOptions options) {
     Objects.requireNonNull(schemaText, "schemaText");
+    // The table store (Lance's native library, Arrow's first allocator) starts on a second thread
+    // while this one compiles the schema: in a fresh process these are the two slowest steps of an
+    // init, and they share nothing (docs/benchmarks.md, "Cold start of a bulk load").
+    java.util.concurrent.FutureTask<TableStore> starting = startTableStore();
     CompiledSchema schema;
+    GraphRoot root;
     try {
       schema = SchemaCompiler.compileForInit(schemaText, Ulid.generate());
+      root = GraphRoot.open(uri, options.storageOptions());
     } catch (SchemaException e) {
-      throw SchemaFiles.invalid(e);
+      throw closingStarted(starting, SchemaFiles.invalid(e));
+    } catch (RuntimeException e) {
+      throw closingStarted(starting, e);
+    } catch (Error e) {
+      throw closingStarted(starting, e);
     }
-    GraphRoot root = GraphRoot.open(uri, options.storageOptions());
     TableStore tables = null;
     try {
-      tables = new TableStore();
+      tables = awaitTableStore(starting);
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       SnapshotResolver snapshots = GraphInit.create(root, tables, manifest, schema);
       LanceGraph graph = new LanceGraph(root, tables, manifest, snapshots, schema);
@@ -62,6 +71,50 @@ public final class OmnigraphEngine implements GraphEngine {
     } catch (RuntimeException e) {
       closeAfterFailure(root, tables, e);
       throw e;
+    }
+  }
+
+  private static java.util.concurrent.FutureTask<TableStore> startTableStore() {
+    java.util.concurrent.FutureTask<TableStore> task = new java.util.concurrent.FutureTask<>(TableStore::new);
+    Thread t = new Thread(task, "omnigraph-table-store-start");
+    t.setDaemon(true);
+    t.start();
+    return task;
+  }
+
+  /** Waits for the started table store and closes it; a failure of either is added to {@code primary}. */
+  private static <T extends Throwable> T closingStarted(java.util.concurrent.FutureTask<TableStore> starting, T primary) {
+    try {
+      awaitTableStore(starting).close();
+    } catch (RuntimeException | Error closing) {
+      primary.addSuppressed(closing);
+    }
+    return primary;
+  }
+
+  /** The started table store, or its failure as thrown (a bounded wait, not abandoned on interrupt). */
+  private static TableStore awaitTableStore(java.util.concurrent.FutureTask<TableStore> task) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return task.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException("starting the table store failed", e.getCause());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
