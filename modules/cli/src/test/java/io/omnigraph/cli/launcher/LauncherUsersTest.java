@@ -3,10 +3,8 @@ package io.omnigraph.cli.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.omnigraph.cli.OmnigraphCli;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -14,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -23,10 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,9 +33,8 @@ import org.junit.jupiter.api.Test;
  * <p><b>Needs root</b>: it runs the launcher as two other uids ({@value #A} and {@value #B}, no
  * account needed) with {@code setpriv}, and as root. It fails, never skips, when it cannot: run it
  * as root (CI does). The repository is a copy in a temporary directory under {@code /tmp} that
- * every user can read: the real launcher script and a CLI jar assembled as Maven's package phase
- * assembles it (a thin jar of {@code target/classes} whose manifest class path names
- * {@code lib/*.jar}), the jars hard-linked from this test's class path, so nothing is built.
+ * every user can read, assembled as Maven's package phase assembles it ({@link LauncherLayout}),
+ * so nothing is built.
  *
  * <p>Costs about half a minute: two first runs that extract Lance's library into a new cache, and
  * two background class-data trainings (a quickstart each) that the test waits for.
@@ -63,10 +55,7 @@ class LauncherUsersTest {
     tmp = Files.createTempDirectory(Path.of("/tmp"), "omnigraph-launcher-test-");
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
     repo = tmp.resolve("repo");
-    Path target = Files.createDirectories(repo.resolve("modules/cli/target"));
-    Files.copy(launcherScript(), repo.resolve("omnigraph"));
-    Files.setPosixFilePermissions(repo.resolve("omnigraph"), PosixFilePermissions.fromString("rwxr-xr-x"));
-    assembleCliJar(target);
+    LauncherLayout.assemble(repo);
     for (String home : List.of("home-root", "home-a", "home-b")) {
       Files.createDirectories(tmp.resolve(home)); // 0755, as most systems make home directories
     }
@@ -196,49 +185,6 @@ class LauncherUsersTest {
     assertThat(listing(aCache)).as("A's cache after B's run").isEqualTo(aCacheBefore);
   }
 
-  // --- the repository copy ---
-
-  /** {@code target/omnigraph-cli.jar} and {@code target/lib/}, as the CLI's pom packages them. */
-  private static void assembleCliJar(Path target) throws IOException {
-    Path lib = Files.createDirectories(target.resolve("lib"));
-    Path classes = Path.of(OmnigraphCli.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-    List<String> classPath = new ArrayList<>();
-    int n = 0;
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      Path p = Path.of(entry).toAbsolutePath();
-      // Test-only logging (logback) would make SLF4J warn about two providers; the CLI ships slf4j-nop only.
-      if (entry.isBlank() || p.equals(classes.toAbsolutePath()) || p.endsWith("test-classes") || !Files.exists(p)
-          || p.getFileName().toString().startsWith("logback-")) {
-        continue;
-      }
-      String name = String.format("%03d-%s", n++, p.getFileName());
-      if (Files.isDirectory(p)) {
-        copyTree(p, lib.resolve(name));
-        classPath.add("lib/" + name + "/");
-      } else {
-        try {
-          Files.createLink(lib.resolve(name), p); // read-only use; the originals are never written
-        } catch (IOException | UnsupportedOperationException e) {
-          Files.copy(p, lib.resolve(name));
-        }
-        classPath.add("lib/" + name);
-      }
-    }
-    Manifest manifest = new Manifest();
-    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, OmnigraphCli.class.getName());
-    manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", classPath));
-    try (OutputStream file = Files.newOutputStream(target.resolve("omnigraph-cli.jar"));
-        JarOutputStream jar = new JarOutputStream(file, manifest);
-        Stream<Path> files = Files.walk(classes)) {
-      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-        jar.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
-        Files.copy(f, jar);
-        jar.closeEntry();
-      }
-    }
-  }
-
   // --- running things as a user ---
 
   record Run(int code, String out, String err) {}
@@ -364,19 +310,6 @@ class LauncherUsersTest {
     return out;
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path f : files.toList()) {
-        Path t = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(f, t, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-  }
-
   private static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
@@ -394,16 +327,6 @@ class LauncherUsersTest {
         return FileVisitResult.CONTINUE;
       }
     });
-  }
-
-  /** The repository's {@code ./omnigraph}: the nearest directory above this one with it and {@code mvnw}. */
-  private static Path launcherScript() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("omnigraph")) && Files.isRegularFile(p.resolve("mvnw"))) {
-        return p.resolve("omnigraph");
-      }
-    }
-    throw new AssertionError("no ./omnigraph launcher above " + Path.of("").toAbsolutePath());
   }
 
   /** Fails (never skips) when the test cannot run as it must: it needs root and setpriv. */
