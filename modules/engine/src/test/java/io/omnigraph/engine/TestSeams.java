@@ -15,4 +15,18 @@ public final class TestSeams {
   public static String tablePath(Graph graph, String tableKey) {
     return ((LanceGraph) graph).state().table(tableKey).orElseThrow().path();
   }
+
+  /**
+   * Adds {@code skew} to every row count a write predicts for its publish written ahead
+   * (write/PublishAhead; 0 restores the production behaviour).
+   */
+  public static void publishAheadRowCountSkew(long skew) {
+    try {
+      java.lang.reflect.Field f = Class.forName("io.omnigraph.engine.write.PublishAhead").getDeclaredField("rowCountSkew");
+      f.setAccessible(true);
+      f.setLong(null, skew);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

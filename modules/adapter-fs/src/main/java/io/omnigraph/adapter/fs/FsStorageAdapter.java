@@ -132,22 +132,71 @@ final class FsStorageAdapter implements StorageAdapter {
   }
 
   private String put(String path, byte[] bytes, WriteCondition condition, boolean durable) throws StorageException {
-    String p = StoragePaths.validate(path);
-    java.util.Objects.requireNonNull(bytes, "bytes");
     java.util.Objects.requireNonNull(condition, "condition");
+    String p = StoragePaths.validate(path);
+    Path temp = temp(p, bytes, durable);
+    return publish(p, temp, bytes, condition, durable);
+  }
+
+  /**
+   * The temp file and its {@code fdatasync} now (invisible: temp names are never listed or
+   * addressable); the rename or link and the directory sync at {@code apply}.
+   */
+  @Override
+  public PreparedPut preparePut(String path, byte[] bytes) throws StorageException {
+    String p = StoragePaths.validate(path);
+    Path temp = temp(p, bytes, true);
+    return new PreparedPut() {
+      private boolean used;
+
+      @Override
+      public String apply(WriteCondition condition) throws StorageException {
+        java.util.Objects.requireNonNull(condition, "condition");
+        synchronized (this) {
+          if (used) {
+            throw new IllegalStateException("a prepared put of " + p + " is applied at most once");
+          }
+          used = true;
+        }
+        return publish(p, temp, bytes, condition, true);
+      }
+
+      @Override
+      public synchronized void close() {
+        if (!used) {
+          used = true;
+          try {
+            Files.deleteIfExists(temp);
+          } catch (IOException e) {
+            // Invisible residue (a temp name), like a temp file left by a crash.
+          }
+        }
+      }
+    };
+  }
+
+  /** Writes {@code bytes} to a new temp file beside {@code p}'s target (synced when {@code durable}). */
+  private Path temp(String p, byte[] bytes, boolean durable) throws StorageException {
+    java.util.Objects.requireNonNull(bytes, "bytes");
     Path target = resolve(p);
     Path dir = target.getParent();
-    Path temp;
     try {
       hook.before(Point.PUT, p);
       Files.createDirectories(dir);
-      temp = writeTemp(dir, target.getFileName().toString(), bytes, durable);
+      return writeTemp(dir, target.getFileName().toString(), bytes, durable);
     } catch (FileAlreadyExistsException e) {
       throw new StorageException(Kind.PERMANENT, p,
           "a parent of this path is an object; the file adapter cannot store an object below another object", e);
     } catch (IOException e) {
       throw FsErrors.map(e, p, "write");
     }
+  }
+
+  /** Moves the temp file into place under {@code condition}; removes it when that fails first. */
+  private String publish(String p, Path temp, byte[] bytes, WriteCondition condition, boolean durable)
+      throws StorageException {
+    Path target = resolve(p);
+    Path dir = target.getParent();
     // Once the temp file is in place under the target's name, it must not be deleted any more:
     // the temp name is gone (rename) or is a second link of the live object (IfAbsent).
     boolean[] published = {false};

@@ -202,4 +202,46 @@ class FsStorageAdapterTest {
   private static byte[] utf8(String s) {
     return s.getBytes(UTF_8);
   }
+
+  /**
+   * A prepared put (StorageAdapter.preparePut; docs/storage-adapters.md, "Prepared puts") writes its
+   * bytes into a synced temp file that is invisible (not listed, not readable) until applied; apply
+   * takes effect under its condition exactly like put (a failed IfAbsent / IfMatch leaves the object
+   * as it was and removes the temp file); closing an unapplied put removes its temp file.
+   */
+  @Test
+  void aPreparedPutIsInvisibleUntilAppliedAndTakesEffectUnderItsCondition() throws Exception {
+    try (StorageAdapter.PreparedPut p = adapter.preparePut("d/x.json", utf8("one"))) {
+      assertThat(adapter.list("d").toList()).isEmpty();
+      assertThat(adapter.readIfExists("d/x.json")).isEmpty();
+      assertThat(filesIn(root.resolve("d"))).as("the temp file").hasSize(1);
+      String v1 = p.apply(WriteCondition.ifAbsent());
+      assertThat(adapter.readText("d/x.json")).isEqualTo("one");
+      assertThat(filesIn(root.resolve("d"))).as("the object only").containsExactly("x.json");
+      try (StorageAdapter.PreparedPut q = adapter.preparePut("d/x.json", utf8("two"))) {
+        assertKind(() -> q.apply(WriteCondition.ifAbsent()), Kind.PRECONDITION_FAILED);
+      }
+      assertThat(adapter.readText("d/x.json")).isEqualTo("one");
+      try (StorageAdapter.PreparedPut q = adapter.preparePut("d/x.json", utf8("two"))) {
+        assertKind(() -> q.apply(WriteCondition.ifMatch("no-such-version")), Kind.PRECONDITION_FAILED);
+      }
+      assertThat(filesIn(root.resolve("d"))).as("a refused apply removes its temp file").containsExactly("x.json");
+      try (StorageAdapter.PreparedPut q = adapter.preparePut("d/x.json", utf8("two"))) {
+        q.apply(WriteCondition.ifMatch(v1));
+      }
+      assertThat(adapter.readText("d/x.json")).isEqualTo("two");
+    }
+    StorageAdapter.PreparedPut unused = adapter.preparePut("d/y.json", utf8("three"));
+    assertThat(filesIn(root.resolve("d"))).hasSize(2);
+    unused.close();
+    assertThat(filesIn(root.resolve("d"))).as("closing an unapplied put removes its temp file")
+        .containsExactly("x.json");
+    assertThat(adapter.readIfExists("d/y.json")).isEmpty();
+  }
+
+  private static java.util.List<String> filesIn(Path d) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(d)) {
+      return s.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".omnigraph-lock")).sorted().toList();
+    }
+  }
 }

@@ -87,6 +87,58 @@ public interface StorageAdapter extends AutoCloseable {
   }
 
   /**
+   * A {@link #put} split in two: the bytes are written now and the object takes effect only at
+   * {@link PreparedPut#apply}, under the condition given then, with exactly {@link #put}'s
+   * atomicity, failure kinds and version token. Until applied the object is invisible (never
+   * listed, never readable). A local-disk adapter writes and syncs a temp file here, so the
+   * {@code apply} that a writer's protocol orders costs only the rename and the directory sync
+   * (docs/storage-adapters.md, "Prepared puts"); object stores have nothing to write ahead: the
+   * default keeps the bytes and puts them at {@code apply}.
+   *
+   * @param path where the object will be written
+   * @param bytes its complete content
+   * @return the prepared put; close it (it discards the bytes unless applied)
+   * @throws StorageException writing the bytes failed (nothing is visible)
+   */
+  default PreparedPut preparePut(String path, byte[] bytes) throws StorageException {
+    java.util.Objects.requireNonNull(path, "path");
+    java.util.Objects.requireNonNull(bytes, "bytes");
+    StorageAdapter self = this;
+    return new PreparedPut() {
+      private boolean used;
+
+      @Override
+      public String apply(WriteCondition condition) throws StorageException {
+        if (used) {
+          throw new IllegalStateException("a prepared put of " + path + " is applied at most once");
+        }
+        used = true;
+        return self.put(path, bytes, condition);
+      }
+
+      @Override
+      public void close() {
+        used = true;
+      }
+    };
+  }
+
+  /** A put whose bytes are written and which is not applied yet ({@link #preparePut}). */
+  interface PreparedPut extends AutoCloseable {
+    /**
+     * Makes the object visible, once, under {@code condition}.
+     *
+     * @return the version token of the object just written
+     * @throws StorageException as {@link StorageAdapter#put}
+     */
+    String apply(WriteCondition condition) throws StorageException;
+
+    /** Discards the written bytes unless applied; never throws (residue is invisible). */
+    @Override
+    void close();
+  }
+
+  /**
    * {@link #delete}, for an object whose reappearance after a power failure harms nothing (a
    * finished recovery sidecar, which recovery finalizes again). Readers and listings see it gone at
    * once, and a process crash does not bring it back; only the durability of the removal against

@@ -206,7 +206,12 @@ public final class BranchMerge {
       }
       MergeOutcome outcome = base.commitId().equals(tgtHead) ? MergeOutcome.FAST_FORWARD : MergeOutcome.MERGED;
       List<TablePlan> plans = new ArrayList<>();
-      try (GraphSnapshot b = snapshots.resolve(GraphRef.commit(base.commitId()))) {
+      // A fast-forward whose base is the target's head at the version just read: that state is the
+      // base's (no second manifest read).
+      boolean baseIsTarget = base.commitId().equals(tgtHead)
+          && base.manifestVersion() == tgt.manifest().manifestVersion();
+      try (GraphSnapshot owned = baseIsTarget ? null : snapshots.resolve(GraphRef.commit(base.commitId()))) {
+        GraphSnapshot b = baseIsTarget ? tgt : owned;
         List<ErrorDetail.MergeConflict> conflicts = new ArrayList<>();
         for (TableSpec spec : tgt.schema().tables()) {
           TablePlan plan = plan(spec, b, src, tgt, target, conflicts);

@@ -27,7 +27,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * (docs/write-protocol.md, "7. Publish"): each attempt opens the latest manifest, re-checks the
  * storage stamp, the
  * expected graph head and every expected table version against that scan, then writes all rows in
- * ONE Lance merge-insert keyed on {@code object_id} with Lance's own retries off. A lost race
+ * ONE Lance commit with Lance's own retries off: an Update that replaces the head row by its
+ * address ({@link AddressedUpdate}; its files may have been written ahead while the writer committed
+ * its tables, {@link WrittenAhead}) or, for a catalog change, a merge-insert keyed on
+ * {@code object_id}. A lost race
  * (Lance reports the merge as contended) consumes one of {@link #RETRY_BUDGET} retries and the next
  * attempt rescans; a changed expectation is terminal and never re-parented.
  *
@@ -40,6 +43,19 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class ManifestPublisher {
   /** Retries after the first attempt (six attempts in all). */
   public static final int RETRY_BUDGET = 5;
+
+  private static final java.util.concurrent.atomic.AtomicLong AHEAD_COMMITTED = new java.util.concurrent.atomic.AtomicLong();
+  private static final java.util.concurrent.atomic.AtomicLong AHEAD_DISCARDED = new java.util.concurrent.atomic.AtomicLong();
+
+  /** @return publishes of this process that committed files written ahead ({@link WrittenAhead}) */
+  public static long writtenAheadCommitted() {
+    return AHEAD_COMMITTED.get();
+  }
+
+  /** @return files written ahead that this process discarded unused ({@link WrittenAhead}) */
+  public static long writtenAheadDiscarded() {
+    return AHEAD_DISCARDED.get();
+  }
 
   private final TableStore tables;
   private final ManifestStore manifest;
@@ -209,6 +225,149 @@ public final class ManifestPublisher {
    * @throws ConflictException as {@link #publish(PublishRequest)}
    */
   public ManifestState publish(PublishRequest request, Base first) {
+    return publish(request, first, null);
+  }
+
+  /**
+   * {@link #publish(PublishRequest, Base)}, whose first attempt commits the files {@code ahead}
+   * wrote when they are exactly that attempt's (the same base version and the same rows); otherwise
+   * they are discarded and the attempt writes its own. {@code ahead} is consumed either way.
+   *
+   * @param ahead files written by {@link #writeAhead}, or {@code null}
+   */
+  public ManifestState publish(PublishRequest request, Base first, WrittenAhead ahead) {
+    try (WrittenAhead unused = ahead) {
+      return publishAttempts(request, first, ahead);
+    }
+  }
+
+  /** One attempt's rows against one base version, checked and validated, before anything is written. */
+  private record Plan(List<ManifestRow> rows, GraphCommit commit, Map<String, TableEntry> registered) {}
+
+  /**
+   * Builds an attempt's rows against {@code snapshot} / {@code state}: checks every expectation,
+   * applies the catalog delta, and validates the folded result, so an invalid batch never advances
+   * the manifest.
+   *
+   * @throws ConflictException as {@link #publish(PublishRequest)}
+   */
+  private Plan plan(PublishRequest request, TableSnapshot snapshot, ManifestState state) {
+    check(request, state);
+    List<ManifestRow> rows = new ArrayList<>();
+    Map<String, TableEntry> registered = catalog(request.catalog(), state, rows);
+    Map<String, Long> pins = new TreeMap<>();
+    registered.forEach((k, t) -> pins.put(k, t.version()));
+    for (TableUpdate u : request.updates()) {
+      TableEntry current = Optional.ofNullable(registered.get(u.tableKey())).orElseThrow(() -> new ConflictException(
+          "table " + u.tableKey() + " is not registered in the manifest",
+          new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
+      if (!current.identity().equals(u.identity())) {
+        throw new ConflictException("table " + u.tableKey() + " is now bound to " + current.identity(),
+            new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(),
+                current.tableKey() + "@" + current.path()));
+      }
+      rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
+          ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch()));
+      pins.put(u.tableKey(), u.version());
+    }
+    String branch = request.branch();
+    String parent = state.head(branch).map(GraphCommit::commitId).orElse(null);
+    LineageIntent l = request.lineage();
+    GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
+        parent, l.mergedParentCommitId(), l.actorId(), l.message(), l.createdAtMicros(), pins);
+    rows.add(ManifestStore.commitRow(commit));
+    if (request.catalog().schemaIrHash() != null) {
+      rows.add(ManifestRow.graphSchema(request.catalog().schemaIrHash(), l.commitId()));
+    }
+    // The head row goes first: a publish that replaces no other row writes it at offset 0 of its
+    // new fragment, so the next publish knows its address (AddressedUpdate).
+    rows.add(0, ManifestStore.headRow(branch, l.commitId(), parent));
+    // Validate the folded result before writing, so an invalid batch never advances the manifest.
+    // A merge-insert on object_id: a row replaces the base row of the same id (a re-registration).
+    Map<String, ManifestRow> folded = new java.util.LinkedHashMap<>();
+    foldBase(state).forEach(r -> folded.put(r.objectId(), r));
+    rows.forEach(r -> folded.put(r.objectId(), r));
+    ManifestStore.assemble(snapshot.version() + 1, new ArrayList<>(folded.values()));
+    return new Plan(List.copyOf(rows), commit, registered);
+  }
+
+  /**
+   * The files of a publish attempt written ahead of it (docs/write-protocol.md, "7. Publish"): the
+   * new rows' fragment and the replaced head row's deletion file, written against one base version
+   * while the writer still commits and confirms its tables. Nothing references them until the
+   * publish commits them; a publish whose first attempt has another base or other rows (a row count
+   * that differs from the one predicted) discards them ({@link #close}: on local disk they are
+   * deleted, elsewhere they stay unreferenced and reclaimable) and writes its own.
+   */
+  public final class WrittenAhead implements AutoCloseable {
+    private final TableSnapshot base;
+    private final List<ManifestRow> rows;
+    private final long headAddress;
+    private final AddressedUpdate.Written written;
+    private boolean consumed;
+
+    private WrittenAhead(TableSnapshot base, List<ManifestRow> rows, long headAddress,
+        AddressedUpdate.Written written) {
+      this.base = base;
+      this.rows = rows;
+      this.headAddress = headAddress;
+      this.written = written;
+    }
+
+    /**
+     * @return whether these files are exactly what an attempt with {@code plan} on {@code snapshot},
+     *     replacing the head row at {@code head}, writes
+     */
+    private boolean matches(TableSnapshot snapshot, Plan plan, long head) {
+      return !consumed && head >= 0 && head == headAddress
+          && snapshot.location().uri().equals(base.location().uri()) && snapshot.stamp().equals(base.stamp())
+          && written.readVersion() == snapshot.version() && plan.rows().equals(rows);
+    }
+
+    /** Discards the files unless a publish committed them. */
+    @Override
+    public void close() {
+      if (!consumed) {
+        consumed = true;
+        AHEAD_DISCARDED.incrementAndGet();
+        manifest.durability().discard(base.location(), written.files());
+      }
+    }
+  }
+
+  /**
+   * Writes the files of {@code request}'s first publish attempt on {@code first} now, without
+   * committing anything (see {@link WrittenAhead}). Safe to run on another thread while the writer
+   * commits its tables: it reads only {@code first}, which the writer does not use until the
+   * publish.
+   *
+   * @param headAddress the head row's address at {@code first} ({@link #headRowAddress}), read by
+   *     the caller beforehand; -1: nothing is written
+   * @return the written files, or empty when the attempt would not take the addressed route
+   * @throws ConflictException the request fails against {@code first} already (the publish will
+   *     report it)
+   */
+  public Optional<WrittenAhead> writeAhead(PublishRequest request, Base first, long headAddress) {
+    if (headAddress < 0 || !onlyHeadReplaced(request, first.state())) {
+      return Optional.empty();
+    }
+    Plan plan = plan(request, first.snapshot(), first.state());
+    try (VectorSchemaRoot root = ManifestCodec.toArrow(plan.rows(), tables.allocator(),
+        first.snapshot().schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
+      AddressedUpdate.Written w = AddressedUpdate.write(tables.allocator(), first.snapshot(), headAddress, root);
+      return Optional.of(new WrittenAhead(first.snapshot(), plan.rows(), headAddress, w));
+    }
+  }
+
+  /**
+   * @return the address of {@code branch}'s head row at {@code base} when a publish of
+   *     {@code request} on it would replace only that row (the addressed route), else -1
+   */
+  public long headRowAddress(PublishRequest request, Base base) {
+    return onlyHeadReplaced(request, base.state()) ? manifest.headRowAddress(base.snapshot(), request.branch()) : -1;
+  }
+
+  private ManifestState publishAttempts(PublishRequest request, Base first, WrittenAhead ahead) {
     // Every table version this commit will name is durable before the commit can be (the one
     // place every writer passes through; a version its writer synced already is skipped).
     makeDurable(request.updates(), request.expectedVersions());
@@ -218,66 +377,51 @@ public final class ManifestPublisher {
       try (TableSnapshot opened = given == null ? manifest.openLatest(request.branch()) : null) {
         TableSnapshot snapshot = given == null ? opened : given.snapshot();
         ManifestState state = given == null ? manifest.read(snapshot) : given.state();
-        check(request, state);
-        List<ManifestRow> rows = new ArrayList<>();
-        Map<String, TableEntry> registered = catalog(request.catalog(), state, rows);
-        Map<String, Long> pins = new TreeMap<>();
-        registered.forEach((k, t) -> pins.put(k, t.version()));
-        for (TableUpdate u : request.updates()) {
-          TableEntry current = Optional.ofNullable(registered.get(u.tableKey())).orElseThrow(() -> new ConflictException(
-              "table " + u.tableKey() + " is not registered in the manifest",
-              new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
-          if (!current.identity().equals(u.identity())) {
-            throw new ConflictException("table " + u.tableKey() + " is now bound to " + current.identity(),
-                new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(),
-                    current.tableKey() + "@" + current.path()));
-          }
-          rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
-              ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch()));
-          pins.put(u.tableKey(), u.version());
-        }
+        Plan plan = plan(request, snapshot, state);
         String branch = request.branch();
-        String parent = state.head(branch).map(GraphCommit::commitId).orElse(null);
         LineageIntent l = request.lineage();
-        GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
-            parent, l.mergedParentCommitId(), l.actorId(), l.message(), l.createdAtMicros(), pins);
-        rows.add(ManifestStore.commitRow(commit));
-        if (request.catalog().schemaIrHash() != null) {
-          rows.add(ManifestRow.graphSchema(request.catalog().schemaIrHash(), l.commitId()));
-        }
-        // The head row goes first: a publish that replaces no other row writes it at offset 0 of its
-        // new fragment, so the next publish knows its address (AddressedUpdate).
-        rows.add(0, ManifestStore.headRow(branch, l.commitId(), parent));
-        // Validate the folded result before writing, so an invalid batch never advances the manifest.
-        // A merge-insert on object_id: a row replaces the base row of the same id (a re-registration).
-        Map<String, ManifestRow> folded = new java.util.LinkedHashMap<>();
-        foldBase(state).forEach(r -> folded.put(r.objectId(), r));
-        rows.forEach(r -> folded.put(r.objectId(), r));
-        ManifestStore.assemble(snapshot.version() + 1, new ArrayList<>(folded.values()));
+        GraphCommit commit = plan.commit();
         beforeMerge.run();
         Failpoints.hit(Failpoints.PUBLISH_BEFORE);
         VersionStamp committed;
         long newHead = -1;
-        try (VectorSchemaRoot root = ManifestCodec.toArrow(rows, tables.allocator(),
-            snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
-          // A commit that replaces no row but the branch's head row deletes that row by its address
-          // instead of a merge-insert, which would read every data and deletion file of the version to
-          // find it (docs/write-protocol.md, "7. Publish"); the conflict rules are the same.
-          long head = onlyHeadReplaced(request, state) ? manifest.headRowAddress(snapshot, branch) : -1;
-          TableSnapshot out;
-          if (head >= 0) {
-            AddressedUpdate.Committed c = AddressedUpdate.replaceRow(tables.allocator(), snapshot, ManifestStore.PATH,
-                head, root);
-            out = c.snapshot();
-            newHead = c.addedRowsAddress();
-          } else {
-            out = tables.writer().mergeRowsOnKeyAndOpen(snapshot, ManifestStore.PATH, "object_id", root);
+        // A commit that replaces no row but the branch's head row deletes that row by its address
+        // instead of a merge-insert, which would read every data and deletion file of the version to
+        // find it (docs/write-protocol.md, "7. Publish"); the conflict rules are the same.
+        long head = onlyHeadReplaced(request, state) ? manifest.headRowAddress(snapshot, branch) : -1;
+        TableSnapshot out;
+        if (ahead != null && ahead.matches(snapshot, plan, head)) {
+          AddressedUpdate.Committed c;
+          try {
+            c = AddressedUpdate.commit(snapshot, ManifestStore.PATH, ahead.written);
+          } catch (RetryableCommitConflict e) {
+            ahead.close(); // refused: nothing landed, so nothing references the files
+            throw e;
+          } catch (RuntimeException e) {
+            ahead.consumed = true; // the commit may have landed with them: they stay
+            throw e;
           }
-          // The new version's handle is kept: the next write captures and revalidates against it
-          // with one LIST each while no other writer published (ManifestStore.keep).
-          committed = out.stamp();
-          manifest.keep(out);
+          ahead.consumed = true;
+          AHEAD_COMMITTED.incrementAndGet();
+          out = c.snapshot();
+          newHead = c.addedRowsAddress();
+        } else {
+          try (VectorSchemaRoot root = ManifestCodec.toArrow(plan.rows(), tables.allocator(),
+              snapshot.schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
+            if (head >= 0) {
+              AddressedUpdate.Committed c = AddressedUpdate.replaceRow(tables.allocator(), snapshot,
+                  ManifestStore.PATH, head, root);
+              out = c.snapshot();
+              newHead = c.addedRowsAddress();
+            } else {
+              out = tables.writer().mergeRowsOnKeyAndOpen(snapshot, ManifestStore.PATH, "object_id", root);
+            }
+          }
         }
+        // The new version's handle is kept: the next write captures and revalidates against it
+        // with one LIST each while no other writer published (ManifestStore.keep).
+        committed = out.stamp();
+        manifest.keep(out);
         long version = committed.version();
         try {
           manifest.durability().syncOnce(tables.reader(),
@@ -288,7 +432,7 @@ public final class ManifestPublisher {
         }
         List<GraphCommit> commits = new ArrayList<>(state.commits());
         commits.add(commit);
-        Map<String, TableEntry> published = new TreeMap<>(registered);
+        Map<String, TableEntry> published = new TreeMap<>(plan.registered());
         for (TableUpdate u : request.updates()) {
           TableEntry old = published.get(u.tableKey());
           published.put(u.tableKey(), new TableEntry(old.identity(), old.tableKey(), old.path(), u.version(),

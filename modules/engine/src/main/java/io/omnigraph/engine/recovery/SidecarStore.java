@@ -81,6 +81,67 @@ public final class SidecarStore {
   }
 
   /**
+   * A sidecar whose bytes are written and not yet put ({@link #prepare}); close it (it discards the
+   * bytes unless {@link #arm(Prepared)} or {@link #confirm(Prepared, String)} applied them).
+   *
+   * @param sidecar the sidecar
+   * @param put its prepared put
+   */
+  public record Prepared(RecoverySidecar sidecar, io.omnigraph.api.storage.StorageAdapter.PreparedPut put)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      put.close();
+    }
+  }
+
+  /**
+   * Writes {@code sidecar}'s bytes ahead of its put (on local disk: a synced temp file, invisible to
+   * listings), so the {@link #arm(Prepared) arm} or {@link #confirm(Prepared, String) confirmation}
+   * the protocol orders costs only the rename and the directory sync (docs/write-protocol.md,
+   * "Durability").
+   *
+   * @throws StorageFailureException writing the bytes failed; nothing is visible
+   */
+  public Prepared prepare(RecoverySidecar sidecar) {
+    return new Prepared(sidecar, root.preparePut(sidecar.path(), codec.write(sidecar)));
+  }
+
+  /**
+   * {@link #arm(RecoverySidecar)} of a prepared sidecar: the same condition, failpoint and
+   * unknown-outcome withdrawal.
+   *
+   * @return the stored object's version token, for {@link #confirm}
+   */
+  public String arm(Prepared prepared) {
+    Failpoints.hit(Failpoints.SIDECAR_WRITE);
+    String path = prepared.sidecar().path();
+    try {
+      return root.apply(prepared.put(), path, WriteCondition.ifAbsent());
+    } catch (StorageFailureException e) {
+      if (e.detail().orElse(null) instanceof ErrorDetail.Storage d
+          && d.storageKind().equals(StorageException.Kind.OUTCOME_UNKNOWN.name())) {
+        try {
+          root.delete(path);
+        } catch (StorageFailureException withdraw) {
+          e.addSuppressed(withdraw);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #confirm(RecoverySidecar, String)} of a prepared sidecar.
+   *
+   * @return the new version token
+   */
+  public String confirm(Prepared prepared, String armedToken) {
+    Failpoints.hit(Failpoints.SIDECAR_CONFIRM);
+    return root.apply(prepared.put(), prepared.sidecar().path(), WriteCondition.ifMatch(armedToken));
+  }
+
+  /**
    * Phase B confirmation: replaces the armed file, only if it is still the one {@link #arm} wrote.
    *
    * @return the new version token

@@ -109,6 +109,59 @@ public final class WriteIntent {
       Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
       List<PlannedTable> tables, RecoverySidecar.SchemaApplyPayload schemaApply) {
     Objects.requireNonNull(store);
+    RecoverySidecar s = armed(kind, branch, actorId, message, expectedHead, schema, commitId, createdAtMicros, tables,
+        schemaApply);
+    String token = store.arm(s);
+    return new WriteIntent(store, s, token);
+  }
+
+  /**
+   * An Armed sidecar whose bytes are written ahead and not yet put ({@link #prepareArm}); close it
+   * (it discards them unless {@link #arm()} put them).
+   */
+  public static final class PreparedArm implements AutoCloseable {
+    private final SidecarStore store;
+    private final SidecarStore.Prepared prepared;
+
+    private PreparedArm(SidecarStore store, SidecarStore.Prepared prepared) {
+      this.store = store;
+      this.prepared = prepared;
+    }
+
+    /**
+     * Phase A: puts the prepared sidecar with {@code IfAbsent} ({@link #arm(SidecarStore, WriterKind,
+     * String, String, String, Optional, RecoverySweep.SchemaAuthority, String, long, List)}'s semantics).
+     */
+    public WriteIntent arm() {
+      String token = store.arm(prepared);
+      return new WriteIntent(store, prepared.sidecar(), token);
+    }
+
+    @Override
+    public void close() {
+      prepared.close();
+    }
+  }
+
+  /**
+   * Writes the bytes of the Armed sidecar {@link #arm(SidecarStore, WriterKind, String, String,
+   * String, Optional, RecoverySweep.SchemaAuthority, String, long, List)} would put, without putting
+   * it: a writer does this while it checks its token inside the effect window, so Phase A then costs
+   * only the rename and the directory sync (docs/write-protocol.md, "Durability").
+   *
+   * @throws io.omnigraph.api.StorageFailureException writing the bytes failed: nothing is visible
+   */
+  public static PreparedArm prepareArm(SidecarStore store, WriterKind kind, String branch, String actorId,
+      String message, Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId,
+      long createdAtMicros, List<PlannedTable> tables) {
+    Objects.requireNonNull(store);
+    return new PreparedArm(store, store.prepare(armed(kind, branch, actorId, message, expectedHead, schema, commitId,
+        createdAtMicros, tables, null)));
+  }
+
+  private static RecoverySidecar armed(WriterKind kind, String branch, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      List<PlannedTable> tables, RecoverySidecar.SchemaApplyPayload schemaApply) {
     List<TablePin> pins = new ArrayList<>();
     List<TableEffect> effects = new ArrayList<>();
     List<TableUpdateSlot> slots = new ArrayList<>();
@@ -125,10 +178,8 @@ public final class WriteIntent {
         new Lineage(commitId, GraphBranch.toColumn(branch), actorId, null, createdAtMicros, message), Ulid.generate(),
         null,
         EffectPhase.ARMED, effects, slots);
-    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+    return new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
         actorId, kind, pins, p, schemaApply);
-    String token = store.arm(s);
-    return new WriteIntent(store, s, token);
   }
 
   /**
@@ -238,6 +289,36 @@ public final class WriteIntent {
    * @throws io.omnigraph.api.StorageFailureException the rewrite failed (the file stays Armed)
    */
   public void confirm(List<ConfirmedTable> confirmed) {
+    RecoverySidecar next = confirmed(confirmed);
+    token = store.confirm(next, token);
+    sidecar = next;
+  }
+
+  /**
+   * Writes the bytes of the confirmation {@link #confirm(List)} would put, without putting it
+   * (docs/write-protocol.md, "Durability"): a writer does this while it syncs its committed tables,
+   * then {@link #confirm(SidecarStore.Prepared)} puts it. Safe on another thread than the writer's
+   * as long as nothing else runs on this intent meanwhile.
+   *
+   * @throws IllegalArgumentException a table is missing or not at expected + 1
+   * @throws io.omnigraph.api.StorageFailureException writing the bytes failed (the file stays Armed)
+   */
+  public SidecarStore.Prepared prepareConfirm(List<ConfirmedTable> confirmed) {
+    return store.prepare(confirmed(confirmed));
+  }
+
+  /**
+   * Phase B confirmation of a {@link #prepareConfirm prepared} confirmation ({@link #confirm(List)}'s
+   * semantics).
+   *
+   * @throws io.omnigraph.api.StorageFailureException the rewrite failed (the file stays Armed)
+   */
+  public void confirm(SidecarStore.Prepared prepared) {
+    token = store.confirm(prepared, token);
+    sidecar = prepared.sidecar();
+  }
+
+  private RecoverySidecar confirmed(List<ConfirmedTable> confirmed) {
     Map<TableIdentity, ConfirmedTable> byId = new HashMap<>();
     for (ConfirmedTable c : confirmed) {
       byId.put(c.identity(), c);
@@ -268,10 +349,8 @@ public final class WriteIntent {
       slots.add(new TableUpdateSlot(u.identity(), u.tableKey(), u.expectedVersion(), u.tableBranch(),
           new ConfirmedUpdate(c.version(), u.tableBranch(), c.rowCount(), c.versionMetadataJson())));
     }
-    RecoverySidecar next = sidecar.with(pins, new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(),
+    return sidecar.with(pins, new ProtocolV3(p.authority(), p.lineage(), p.rollbackGraphCommitId(),
         p.rollbackAuditOutcomes(), EffectPhase.EFFECTS_CONFIRMED, effects, slots));
-    token = store.confirm(next, token);
-    sidecar = next;
   }
 
   /**

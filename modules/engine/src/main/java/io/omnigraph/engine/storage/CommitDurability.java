@@ -236,6 +236,32 @@ public final class CommitDurability {
   }
 
   /**
+   * Removes files a native writer wrote below the dataset at {@code location} that no version
+   * references and none ever will (a manifest publish's files written ahead and then not used,
+   * {@code ManifestPublisher.WrittenAhead}): on a root of local files only, without syncs (a file that
+   * comes back after a power failure is an unreferenced orphan, as it would be if never removed);
+   * elsewhere they stay, unreferenced and reclaimable. A failed removal is logged, not thrown: the
+   * write it belongs to is not affected by an orphan.
+   *
+   * @param files paths relative to the dataset directory
+   */
+  public void discard(LanceLocation location, List<String> files) {
+    if (root == null) {
+      return;
+    }
+    String base = relative(location.uri());
+    for (String f : files) {
+      // Directly, like Lance wrote it: the adapter's delete would leave its lock file in Lance's directory.
+      try {
+        java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(rootPath, base + f));
+      } catch (java.io.IOException | RuntimeException e) {
+        System.getLogger(CommitDurability.class.getName()).log(System.Logger.Level.WARNING,
+            "could not remove the unreferenced file " + base + f + " (" + e.getMessage() + "); it stays reclaimable");
+      }
+    }
+  }
+
+  /**
    * Syncs directories whose entries a native writer removed (Lance's cleanup), so the removal is
    * durable: each of {@code dirs} (root-relative) that exists is synced once.
    *

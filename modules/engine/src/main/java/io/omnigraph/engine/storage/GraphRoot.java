@@ -162,6 +162,36 @@ public final class GraphRoot implements AutoCloseable {
   }
 
   /**
+   * Writes a control file's bytes now; it becomes visible only when {@link #apply applied}
+   * ({@link StorageAdapter#preparePut}: on local disk a synced temp file, so the apply costs the
+   * rename and the directory sync).
+   *
+   * @return the prepared put (close it: it discards the bytes unless applied)
+   * @throws StorageFailureException writing the bytes failed; nothing is visible
+   */
+  public StorageAdapter.PreparedPut preparePut(String path, String text) {
+    try {
+      return adapter.preparePut(path, text.getBytes(StandardCharsets.UTF_8));
+    } catch (StorageException e) {
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /**
+   * Applies a {@link #preparePut prepared put} of {@code path} under {@code condition}, with the
+   * failures of {@link #put}.
+   *
+   * @return the version token of the written object
+   */
+  public String apply(StorageAdapter.PreparedPut put, String path, WriteCondition condition) {
+    try {
+      return put.apply(condition);
+    } catch (StorageException e) {
+      throw failure("cannot write " + path, e);
+    }
+  }
+
+  /**
    * Writes a control file under {@code condition}, answering a condition that did not hold.
    *
    * @return the new version token, or empty when the condition did not hold (nothing written)

@@ -55,18 +55,79 @@ public final class AddressedUpdate {
    */
   public static Committed replaceRow(BufferAllocator allocator, TableSnapshot s, String tableKey,
       long rowAddress, VectorSchemaRoot rows) {
+    return commit(s, tableKey, write(allocator, s, rowAddress, rows));
+  }
+
+  /**
+   * The files of a replacement, written and not committed: invisible to every reader until
+   * {@link #commit}; never committed, they are unreferenced (reclaimable, or removed by the caller
+   * through {@link #files}).
+   *
+   * @param readVersion the version the files were written against (the only one they commit on)
+   * @param fragmentId the fragment that holds the replaced row
+   * @param added the new fragment(s) holding the rows
+   * @param after the replaced row's fragment with its new deletion file, or {@code null} when the
+   *     row was the fragment's last one (the fragment is then removed)
+   */
+  public record Written(long readVersion, int fragmentId, List<FragmentMetadata> added, FragmentMetadata after) {
+    public Written {
+      added = List.copyOf(added);
+    }
+
+    /** @return the files this replacement wrote, relative to the dataset directory */
+    public List<String> files() {
+      List<String> out = new java.util.ArrayList<>();
+      for (FragmentMetadata f : added) {
+        f.getFiles().forEach(d -> out.add("data/" + d.getPath()));
+      }
+      if (after != null && after.getDeletionFile() != null) {
+        org.lance.fragment.DeletionFile d = after.getDeletionFile();
+        String ext = d.getFileType() == org.lance.fragment.DeletionFileType.BITMAP ? "bin" : "arrow";
+        out.add("_deletions/" + after.getId() + "-" + d.getReadVersion() + "-" + Long.toUnsignedString(d.getId())
+            + "." + ext);
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Writes the files of a replacement (the rows' fragment, the replaced row's deletion file) without
+   * committing them.
+   *
+   * @throws InternalErrorException the address names no fragment of the version
+   */
+  public static Written write(BufferAllocator allocator, TableSnapshot s, long rowAddress, VectorSchemaRoot rows) {
     int fragmentId = (int) (rowAddress >>> 32);
     int offset = (int) (rowAddress & 0xffffffffL);
     String uri = s.location().uri();
-    Dataset out = LanceCalls.lance(uri, "write", () -> {
+    return LanceCalls.lance(uri, "write", () -> {
       Fragment target = s.dataset().getFragments().stream().filter(f -> f.getId() == fragmentId).findFirst()
           .orElseThrow(() -> new InternalErrorException("row address " + rowAddress + " names fragment " + fragmentId
               + " which " + uri + " version " + s.version() + " does not have", null));
       List<FragmentMetadata> added = Fragment.write().datasetUri(uri).allocator(allocator).data(rows)
           .storageOptions(s.location().storageOptions()).execute();
-      FragmentMetadata after = target.deleteRows(List.of(offset));
-      Update op = Update.builder().removedFragmentIds(after == null ? List.of((long) fragmentId) : List.of())
-          .updatedFragments(after == null ? List.of() : List.of(after)).newFragments(added).fieldsModified(new long[0])
+      return new Written(s.version(), fragmentId, added, target.deleteRows(List.of(offset)));
+    });
+  }
+
+  /**
+   * Commits files {@link #write} wrote against {@code s}'s version, exactly at that version with
+   * zero retries.
+   *
+   * @throws RetryableCommitConflict another commit updated that fragment first; nothing landed
+   * @throws ConflictException the commit landed at another version than the snapshot's + 1
+   * @throws InternalErrorException {@code w} was written against another version
+   */
+  public static Committed commit(TableSnapshot s, String tableKey, Written w) {
+    if (w.readVersion() != s.version()) {
+      throw new InternalErrorException("a replacement written against version " + w.readVersion() + " of " + tableKey
+          + " cannot commit on version " + s.version(), null);
+    }
+    String uri = s.location().uri();
+    Dataset out = LanceCalls.lance(uri, "write", () -> {
+      Update op = Update.builder().removedFragmentIds(w.after() == null ? List.of((long) w.fragmentId()) : List.of())
+          .updatedFragments(w.after() == null ? List.of() : List.of(w.after())).newFragments(w.added())
+          .fieldsModified(new long[0])
           .fieldsForPreservingFragBitmap(InsertAbsence.fieldPreorder(s.dataset().getLanceSchema()))
           .updateMode(Optional.of(Update.UpdateMode.RewriteRows)).build();
       try (Transaction tx = new Transaction.Builder().readVersion(s.version()).uuid(UUID.randomUUID().toString())

@@ -4,7 +4,12 @@ import io.omnigraph.api.storage.LanceLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.lance.FragmentMetadata;
+import org.lance.operation.Append;
+import org.lance.operation.Delete;
 import org.lance.operation.Operation;
+import org.lance.operation.Overwrite;
+import org.lance.operation.Update;
 
 /**
  * One prepared, not yet committed Lance transaction on one table: data files may already be
@@ -47,5 +52,74 @@ public record StagedWrite(String tableKey, LanceLocation location, long readVers
   /** @return whether this write carries the insertion-absence certificate */
   public boolean insertAbsenceCertified() {
     return InsertAbsence.isCertified(properties);
+  }
+
+  /**
+   * The table's row count after this write commits on {@code s} (its read version), whose published
+   * count is {@code published}, from the operation's fragment metadata (no data is read; for an
+   * operation that removes or updates fragments, their metadata at {@code s}). A prediction: the
+   * count a commit reports is the truth (docs/write-protocol.md, "7. Publish").
+   *
+   * @return the count, or empty for an operation it is not predicted for (an index build)
+   */
+  public java.util.OptionalLong rowsAfter(long published, TableSnapshot s) {
+    Operation op = operation;
+    if (op instanceof Overwrite o) {
+      return java.util.OptionalLong.of(rows(o.fragments()));
+    }
+    if (op instanceof Append a) {
+      return java.util.OptionalLong.of(published + rows(a.fragments()));
+    }
+    List<Long> removed;
+    List<FragmentMetadata> updated;
+    long added;
+    if (op instanceof Update u) {
+      removed = u.removedFragmentIds();
+      updated = u.updatedFragments();
+      added = rows(u.newFragments());
+    } else if (op instanceof Delete d) {
+      removed = d.deletedFragmentIds();
+      updated = d.updatedFragments();
+      added = 0;
+    } else {
+      return java.util.OptionalLong.empty();
+    }
+    if (removed.isEmpty() && updated.isEmpty()) {
+      return java.util.OptionalLong.of(published + added);
+    }
+    java.util.Map<Long, Long> before = new java.util.HashMap<>();
+    try {
+      for (org.lance.Fragment f : s.dataset().getFragments()) {
+        before.put((long) f.getId(), f.metadata().getNumRows());
+      }
+    } catch (RuntimeException e) {
+      // No prediction: the count the commit reports is used, as without one (the write is unaffected;
+      // reading the same metadata again at the commit reports any real failure).
+      return java.util.OptionalLong.empty();
+    }
+    long out = published + added;
+    for (Long id : removed) {
+      Long n = before.get(id);
+      if (n == null) {
+        return java.util.OptionalLong.empty();
+      }
+      out -= n;
+    }
+    for (FragmentMetadata f : updated) {
+      Long n = before.get((long) f.getId());
+      if (n == null) {
+        return java.util.OptionalLong.empty();
+      }
+      out -= n - f.getNumRows();
+    }
+    return java.util.OptionalLong.of(out);
+  }
+
+  private static long rows(List<FragmentMetadata> fragments) {
+    long n = 0;
+    for (FragmentMetadata f : fragments) {
+      n += f.getNumRows();
+    }
+    return n;
   }
 }

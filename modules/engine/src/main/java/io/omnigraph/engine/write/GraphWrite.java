@@ -263,19 +263,28 @@ public final class GraphWrite {
    */
   public Outcome commitAndPublish(Intent intent) {
     try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
-        + ProcessHandle.current().pid());
-        ManifestPublisher.Base fresh = publisher.openBase(intent.branch())) {
-      revalidate(intent, fresh.state());
-      sidecars.requireNonePending();
-      for (TableEffect e : intent.effects()) {
-        if (e.firstTouch() == null) {
-          requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin
+        + ProcessHandle.current().pid())) {
+      // Minted inside the window, so commit times follow the commit order. The Armed sidecar is then
+      // fully known: its bytes are written (and on local disk synced) on a second thread while the
+      // token is checked, so Phase A costs only the rename and the directory sync
+      // (docs/write-protocol.md, "Durability"); a write that stops before Phase A discards them.
+      String commitId = Ulid.generate();
+      long createdAt = nowMicros();
+      try (Ahead<WriteIntent.PreparedArm> arm = intent.effects().isEmpty() ? null
+              : Ahead.start(() -> prepareArm(intent, commitId, createdAt));
+          ManifestPublisher.Base fresh = publisher.openBase(intent.branch())) {
+        revalidate(intent, fresh.state());
+        sidecars.requireNonePending();
+        for (TableEffect e : intent.effects()) {
+          if (e.firstTouch() == null) {
+            requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin
+          }
         }
+        window.checkValid();
+        Outcome outcome = effectsAndPublish(intent, fresh, commitId, createdAt, arm);
+        authority.published(intent, outcome);
+        return outcome;
       }
-      window.checkValid();
-      Outcome outcome = effectsAndPublish(intent, fresh);
-      authority.published(intent, outcome);
-      return outcome;
     }
   }
 
@@ -296,15 +305,28 @@ public final class GraphWrite {
     }
   }
 
-  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh) {
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, String commitId, long createdAt,
+      Ahead<WriteIntent.PreparedArm> arm) {
     // In memory, before any effect: the opened base version's fragments plus the one the publish's
     // merge-insert adds (a retried publish may land on a later base; the count only decides whether
     // automatic maintenance looks, and maintenance plans from the real counts).
     int manifestFragments = tables.reader().fragmentCount(fresh.snapshot()) + 1;
     Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
-    String commitId = Ulid.generate();
-    long createdAt = nowMicros();
-    WriteIntent sidecar = intent.effects().isEmpty() ? null : arm(intent, commitId, createdAt);
+    // The publish's files are written on another thread while the sidecar is armed and the tables are
+    // committed and confirmed; they stay unreferenced until the publish commits them (PublishAhead).
+    try (PublishAhead ahead = PublishAhead.start(publisher, intent, fresh, commitId, createdAt)) {
+      WriteIntent sidecar = null;
+      if (arm != null) {
+        try (WriteIntent.PreparedArm prepared = arm.take()) {
+          sidecar = prepared.arm();
+        }
+      }
+      return effectsAndPublish(intent, fresh, sidecar, commitId, createdAt, manifestFragments, ahead);
+    }
+  }
+
+  private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, WriteIntent sidecar, String commitId,
+      long createdAt, int manifestFragments, PublishAhead ahead) {
     String operation = sidecar == null ? commitId : sidecar.operationId();
     try (FirstTouchForks forks = new FirstTouchForks(intent.effects())) {
       if (forks.any()) {
@@ -318,12 +340,14 @@ public final class GraphWrite {
           throw e;
         }
       }
-      return effectsAndPublish(intent, fresh, sidecar, operation, commitId, createdAt, manifestFragments, forks);
+      return effectsAndPublish(intent, fresh, sidecar, operation, commitId, createdAt, manifestFragments, forks,
+          ahead);
     }
   }
 
   private Outcome effectsAndPublish(Intent intent, ManifestPublisher.Base fresh, WriteIntent sidecar,
-      String operation, String commitId, long createdAt, int manifestFragments, FirstTouchForks forks) {
+      String operation, String commitId, long createdAt, int manifestFragments, FirstTouchForks forks,
+      PublishAhead ahead) {
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     List<ManifestPublisher.TableUpdate> updates;
@@ -378,14 +402,19 @@ public final class GraphWrite {
     phases.put("commit", tSync - t0);
     // Durability (docs/write-protocol.md, "Durability"): the committed table versions are durable
     // before the sidecar says they are confirmed, so recovery never rolls forward onto a lost file.
-    try {
-      publisher.makeDurable(updates, expected);
-    } catch (OmnigraphException e) {
-      throw partial(operation, updates.stream().map(ManifestPublisher.TableUpdate::tableKey).toList(),
-          "making them durable", e);
-    }
-    if (sidecar != null) {
-      confirm(sidecar, updates);
+    // The confirmation's bytes are written (and synced) on a second thread meanwhile; it is put after.
+    List<ManifestPublisher.TableUpdate> landed = updates;
+    try (Ahead<SidecarStore.Prepared> confirmation = sidecar == null ? null
+        : Ahead.start(() -> sidecar.prepareConfirm(confirmedTables(landed)))) {
+      try {
+        publisher.makeDurable(updates, expected);
+      } catch (OmnigraphException e) {
+        throw partial(operation, updates.stream().map(ManifestPublisher.TableUpdate::tableKey).toList(),
+            "making them durable", e);
+      }
+      if (sidecar != null) {
+        confirm(sidecar, confirmation);
+      }
     }
     long t1 = System.nanoTime();
     phases.put("sync", t1 - tSync);
@@ -398,7 +427,8 @@ public final class GraphWrite {
       // The first attempt is based on the manifest version the token was revalidated against.
       state = publisher.publish(new ManifestPublisher.PublishRequest(intent.branch(), updates, expected,
           intent.expectedHead(),
-          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh);
+          new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAt)), fresh,
+          ahead.take());
     } catch (OmnigraphException e) {
       if (updates.isEmpty()) {
         throw e;
@@ -416,7 +446,7 @@ public final class GraphWrite {
     return new Outcome(commitId, state, versions, phases, manifestFragments, fragments);
   }
 
-  private WriteIntent arm(Intent intent, String commitId, long createdAt) {
+  private WriteIntent.PreparedArm prepareArm(Intent intent, String commitId, long createdAt) {
     List<WriteIntent.PlannedTable> planned = new ArrayList<>();
     for (TableEffect e : intent.effects()) {
       String tableBranch = GraphBranch.toColumn(intent.branch());
@@ -435,18 +465,22 @@ public final class GraphWrite {
       case MUTATION -> RecoverySidecar.WriterKind.MUTATION;
       case ENSURE_INDICES -> RecoverySidecar.WriterKind.ENSURE_INDICES;
     };
-    return WriteIntent.arm(sidecars, kind, intent.branch(), intent.actorId(), intent.message(), intent.expectedHead(),
-        schema, commitId, createdAt, planned);
+    return WriteIntent.prepareArm(sidecars, kind, intent.branch(), intent.actorId(), intent.message(),
+        intent.expectedHead(), schema, commitId, createdAt, planned);
   }
 
-  private static void confirm(WriteIntent sidecar, List<ManifestPublisher.TableUpdate> updates) {
+  private static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates) {
     List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
     for (ManifestPublisher.TableUpdate u : updates) {
       confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
           ManifestStore.versionMetadata(u.tableUri(), u.version())));
     }
-    try {
-      sidecar.confirm(confirmed);
+    return confirmed;
+  }
+
+  private static void confirm(WriteIntent sidecar, Ahead<SidecarStore.Prepared> confirmation) {
+    try (SidecarStore.Prepared prepared = confirmation.take()) {
+      sidecar.confirm(prepared);
     } catch (OmnigraphException | IllegalArgumentException e) {
       throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
           + ": every table was committed but the recovery sidecar could not be confirmed (" + e.getMessage()
