@@ -8,7 +8,7 @@ import io.omnigraph.engine.schema.SourcePos;
 import io.omnigraph.engine.schema.SourceScanner;
 
 /**
- * On-demand tokenizer for {@code .gq} text (the token rules: docs/gq-language.md ("Lexical rules")). Whitespace,
+ * On-demand tokenizer for {@code .gq} text. Whitespace,
  * {@code // line} and
  * {@code /* block *}{@code /} comments (non-nesting) separate tokens.
  *

@@ -35,7 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Recursive-descent parser for the {@code .gq} grammar (docs/gq-language.md ("Grammar")), in the style of the
+ * Recursive-descent parser for the {@code .gq} grammar, in the style of the
  * schema parser: hand-written so that the context-sensitive spots (a {@code $x :} followed by an
  * uppercase word is a binding, by a lowercase word a traversal; {@code $x < 5} is a filter but
  * {@code $x <cites> $y} a traversal) are decided with a few tokens of lookahead, and every error

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Type-checks mutation statements against a catalog (the rules: docs/gq-language.md ("Mutation queries")) and turns
+ * Type-checks mutation statements (insert, update, delete) against a catalog and turns
  * them into {@link CheckedMutation} templates.
  */
 final class MutationChecker {

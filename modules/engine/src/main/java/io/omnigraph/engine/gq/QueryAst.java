@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The syntax tree of a {@code .gq} file as written (docs/gq-language.md ("Grammar")), before type
+ * The syntax tree of a {@code .gq} file as written, before type
  * checking. Every
  * node carries the {@link SourcePos} of its first token so later phases can report line:column.
  * All records are immutable.
@@ -309,7 +309,7 @@ public final class QueryAst {
     }
   }
 
-  /** A literal as written (no negative numbers, no null; docs/gq-language.md ("Lexical rules")). */
+  /** A literal as written (no minus sign and no null literal: both come in as parameters). */
   public sealed interface Literal permits StringLit, IntLit, FloatLit, BoolLit, DateLit, DateTimeLit, ListLit {
     /** @return where the literal was written */
     SourcePos pos();
