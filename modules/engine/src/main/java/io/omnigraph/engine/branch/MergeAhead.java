@@ -1,5 +1,6 @@
 package io.omnigraph.engine.branch;
 
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -58,7 +59,10 @@ final class MergeAhead<T extends AutoCloseable> implements AutoCloseable {
     if (head < 0) {
       return none();
     }
-    return start(() -> publisher.writeAhead(predicted, base, head).orElse(null));
+    return start(() -> {
+      Failpoints.hit(Failpoints.PUBLISH_WRITE_AHEAD);
+      return publisher.writeAhead(predicted, base, head).orElse(null);
+    });
   }
 
   /**
@@ -83,7 +87,8 @@ final class MergeAhead<T extends AutoCloseable> implements AutoCloseable {
     try {
       return take();
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.DEBUG, "writing ahead failed; the step writes its own", e);
+      LOG.log(System.Logger.Level.WARNING, "writing the merge's publish ahead failed; the publish writes its own"
+          + " files", e);
       return null;
     }
   }

@@ -71,6 +71,21 @@ class MergeAheadTest {
   }
 
   @Test
+  void aFailureWritingAheadFailsOnlyTheWritingAhead() {
+    try (Graph g = Omnigraph.init(dir.resolve("g").toString(), SCHEMA)) {
+      ProvenInsertMergeTest.bulkOnBranch(g);
+      long committed = ManifestPublisher.writtenAheadCommitted();
+      try (var armed = Failpoints.arm(Failpoints.PUBLISH_WRITE_AHEAD, FailAction.error())) {
+        MergeResult r = g.merge("f", "main", MergeOptions.defaults());
+        assertThat(r.tables().get("node:Person").inserted()).isEqualTo(24);
+      }
+      assertThat(ManifestPublisher.writtenAheadCommitted() - committed).isZero();
+      assertThat(g.recoveries()).isEmpty();
+      assertThat(export(g, "main")).isEqualTo(export(g, "f"));
+    }
+  }
+
+  @Test
   void aMergeThatFailsBeforeItsPublishDiscardsTheFilesAndRecoveryStillPublishesIt() {
     Path root = dir.resolve("g");
     String f;
