@@ -136,6 +136,7 @@ public final class WritePhaseProfile {
     Map<String, long[]> phases = new LinkedHashMap<>();
     long[] totals = new long[ops];
     List<String> firstSequence = null;
+    String[] detail = new String[ops];
     for (int i = 0; i < warmup + ops; i++) {
       synchronized (MARKS) {
         MARKS.clear();
@@ -155,6 +156,7 @@ public final class WritePhaseProfile {
       marks.add(0, new Object[] {"start", t0});
       marks.add(new Object[] {"return", t1});
       List<String> seq = new ArrayList<>();
+      StringBuilder d = new StringBuilder();
       Map<String, Integer> seen = new LinkedHashMap<>();
       for (int m = 1; m < marks.size(); m++) {
         String from = (String) marks.get(m - 1)[0];
@@ -165,11 +167,13 @@ public final class WritePhaseProfile {
           label = label + " #" + n;
         }
         seq.add(label);
+        d.append(String.format("%n    %8.2f  %s", ((long) marks.get(m)[1] - (long) marks.get(m - 1)[1]) / 1e6, label));
         phases.computeIfAbsent(label, x -> new long[ops])[k] += (long) marks.get(m)[1] - (long) marks.get(m - 1)[1];
       }
       if (firstSequence == null) {
         firstSequence = seq;
       }
+      detail[k] = d.toString();
     }
     double meanTotal = Arrays.stream(totals).average().orElse(0) / 1e6;
     long[] sorted = totals.clone();
@@ -186,5 +190,15 @@ public final class WritePhaseProfile {
           100 * mean / meanTotal);
     }
     System.out.println("first measured write's sequence: " + firstSequence);
+    // The slowest writes, phase by phase: what the p99 is made of (a maintenance run, a GC pause, a sync).
+    Integer[] order = new Integer[ops];
+    for (int k = 0; k < ops; k++) {
+      order[k] = k;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(totals[b], totals[a]));
+    for (int r = 0; r < Math.min(3, ops); r++) {
+      int k = order[r];
+      System.out.printf("slowest #%d: write %d, %.2f ms:%s%n", r + 1, k, totals[k] / 1e6, detail[k]);
+    }
   }
 }

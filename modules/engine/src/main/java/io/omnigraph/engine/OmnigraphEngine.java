@@ -8,6 +8,7 @@ import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.omnigraph.engine.write.Ahead;
 import io.omnigraph.engine.write.RecoveryGate;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.GraphEngine;
@@ -62,7 +63,7 @@ public final class OmnigraphEngine implements GraphEngine {
     }
     TableStore tables = null;
     try {
-      tables = awaitTableStore(starting);
+      tables = Ahead.await(starting);
       ManifestStore manifest = new ManifestStore(tables, root.lance(ManifestStore.PATH), io.omnigraph.engine.storage.CommitDurability.of(root));
       SnapshotResolver snapshots = GraphInit.create(root, tables, manifest, schema);
       LanceGraph graph = new LanceGraph(root, tables, manifest, snapshots, schema);
@@ -85,37 +86,11 @@ public final class OmnigraphEngine implements GraphEngine {
   /** Waits for the started table store and closes it; a failure of either is added to {@code primary}. */
   private static <T extends Throwable> T closingStarted(java.util.concurrent.FutureTask<TableStore> starting, T primary) {
     try {
-      awaitTableStore(starting).close();
+      Ahead.await(starting).close();
     } catch (RuntimeException | Error closing) {
       primary.addSuppressed(closing);
     }
     return primary;
-  }
-
-  /** The started table store, or its failure as thrown (a bounded wait, not abandoned on interrupt). */
-  private static TableStore awaitTableStore(java.util.concurrent.FutureTask<TableStore> task) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return task.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException("starting the table store failed", e.getCause());
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 
   @Override

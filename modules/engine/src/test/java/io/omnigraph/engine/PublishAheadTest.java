@@ -8,6 +8,8 @@ import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.QueryParams;
+import io.omnigraph.engine.failpoint.FailAction;
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.ManifestState;
 import io.omnigraph.engine.manifest.TableEntry;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * delete and a merge load each commit the files written ahead (the prediction held) and publish
  * Lance's own row count; a wrong prediction is never published: the files written ahead are
  * discarded (deleted: no unreferenced file is left in {@code __manifest}) and the publish writes
- * the true count.
+ * the true count. A failure of the writing ahead is counted (and logged at WARNING), never fails the
+ * write: the publish writes its own files.
  */
 class PublishAheadTest {
   private static final String Q = MutationGraph.QUERIES;
@@ -84,6 +87,26 @@ class PublishAheadTest {
       assertThat(after[0] - files[0]).as("new __manifest data files: the publish's own, none left unreferenced")
           .isEqualTo(1);
       assertThat(after[1] - files[1]).as("new __manifest deletion files").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aFailureOfWritingAheadIsCountedAndThePublishWritesItsOwnFiles() throws IOException {
+    try (Graph g = Omnigraph.init(dir.resolve("g").toString(), SCHEMA)) {
+      LanceGraph lg = (LanceGraph) g;
+      GraphIo.load(g, LoadMode.APPEND, PeopleGraph.person("ada", 36));
+      long committed = ManifestPublisher.writtenAheadCommitted();
+      long failures = TestSeams.publishAheadFailures();
+      int[] files = manifestFiles(lg);
+      try (Failpoints.Armed a = Failpoints.arm(Failpoints.PUBLISH_WRITE_AHEAD, FailAction.error())) {
+        mutate(g, "add_person", Map.of("name", "bob", "age", 40));
+      }
+      assertPublishedCount(lg, 2);
+      assertThat(TestSeams.publishAheadFailures() - failures).as("failures of writing ahead, counted (and logged at WARNING)")
+          .isEqualTo(1);
+      assertThat(ManifestPublisher.writtenAheadCommitted() - committed).isZero();
+      int[] after = manifestFiles(lg);
+      assertThat(after[0] - files[0]).as("new __manifest data files: the publish's own").isEqualTo(1);
     }
   }
 

@@ -29,4 +29,15 @@ public final class TestSeams {
       throw new IllegalStateException(e);
     }
   }
+
+  /** @return how many publishes written ahead failed in this process (write/PublishAhead; each logged at WARNING) */
+  public static long publishAheadFailures() {
+    try {
+      java.lang.reflect.Method m = Class.forName("io.omnigraph.engine.write.PublishAhead").getDeclaredMethod("failures");
+      m.setAccessible(true);
+      return (long) m.invoke(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

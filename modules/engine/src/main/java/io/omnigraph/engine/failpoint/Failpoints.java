@@ -66,6 +66,11 @@ public final class Failpoints {
 
   /** In each publish attempt, after the scan and checks, before the {@code __manifest} merge. */
   public static final String PUBLISH_BEFORE = "graph_publish.before_commit_append";
+  /**
+   * On the second thread that writes a publish's files ahead (write/PublishAhead), before it writes
+   * them; a failure here fails only the writing ahead (the publish writes its own files).
+   */
+  public static final String PUBLISH_WRITE_AHEAD = "graph_publish.write_ahead";
   /** After the {@code __manifest} merge landed (the graph commit is visible), before returning. */
   public static final String PUBLISH_AFTER = "graph_publish.after_manifest_commit";
 

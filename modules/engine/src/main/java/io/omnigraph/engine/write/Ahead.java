@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Work a write starts on a second thread inside its effect window and joins at the step that
@@ -13,9 +14,18 @@ import java.util.concurrent.Future;
  * committed ({@link PublishAhead}). The result is a resource: one never taken is closed (discarded)
  * when this closes, after the thread finished (it may use handles the writer closes next).
  *
+ * <p>A task that failed is never silent: {@link #take} rethrows its failure; when the result was
+ * never taken (the write stopped before the step that needed it, so its own failure is the one the
+ * caller sees), {@link #close} rethrows an {@link Error} (try-with-resources adds it to the write's
+ * failure as suppressed) and logs a {@link RuntimeException} at WARNING and counts it
+ * ({@link #untakenFailures()}).
+ *
  * @param <T> the result
  */
-final class Ahead<T extends AutoCloseable> implements AutoCloseable {
+public final class Ahead<T extends AutoCloseable> implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(Ahead.class.getName());
+  private static final AtomicLong UNTAKEN_FAILURES = new AtomicLong();
+
   /** Daemon threads, created when needed and ended when idle. */
   static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "omnigraph-write-ahead");
@@ -56,8 +66,12 @@ final class Ahead<T extends AutoCloseable> implements AutoCloseable {
       T t;
       try {
         t = await(pending);
-      } catch (RuntimeException | Error e) {
-        return; // nothing was produced; the step that needed it was never reached
+      } catch (RuntimeException e) {
+        // Nothing was produced and the step that needed it was never reached: the write fails (or
+        // stopped) for its own reason, which the caller sees; this one is logged, never dropped.
+        UNTAKEN_FAILURES.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, "work started ahead of a write failed after the write stopped needing it", e);
+        return;
       }
       try {
         t.close();
@@ -67,8 +81,21 @@ final class Ahead<T extends AutoCloseable> implements AutoCloseable {
     }
   }
 
-  /** Waits without giving up on interruption (the task may use the write's handles), then re-interrupts. */
-  static <T> T await(Future<T> f) {
+  /** @return how many tasks whose result was never taken failed with a {@link RuntimeException} (process-wide) */
+  static long untakenFailures() {
+    return UNTAKEN_FAILURES.get();
+  }
+
+  /**
+   * Waits for {@code f} without giving up on interruption (the task may use handles its caller
+   * closes next), then re-interrupts. Shared by every join of work started on a second thread (the
+   * write's work ahead, the table store started while a graph's schema compiles).
+   *
+   * @return the task's result
+   * @throws RuntimeException the task's own failure, as it was thrown ({@link Error} likewise); a
+   *     checked failure is wrapped in an {@link IllegalStateException}
+   */
+  public static <T> T await(Future<T> f) {
     boolean interrupted = false;
     try {
       while (true) {
@@ -84,7 +111,7 @@ final class Ahead<T extends AutoCloseable> implements AutoCloseable {
           if (c instanceof Error err) {
             throw err;
           }
-          throw new IllegalStateException(c);
+          throw new IllegalStateException("work started on a second thread failed", c);
         }
       }
     } finally {

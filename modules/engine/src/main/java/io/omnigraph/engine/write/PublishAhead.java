@@ -1,5 +1,6 @@
 package io.omnigraph.engine.write;
 
+import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
 import io.omnigraph.engine.manifest.TableIdentity;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes a write's {@code __manifest} publish files while the write commits and confirms its
@@ -22,6 +24,10 @@ import java.util.concurrent.Future;
  * discarded and the publish writes its own), so the commit is the one it always was. Nothing is
  * committed, synced or made visible ahead: those files stay unreferenced until the publish.
  *
+ * <p>A failure of writing ahead does not fail the write (the publish writes its own files and
+ * reports its own failures), but it is never silent: it is logged at WARNING and counted
+ * ({@link #failures()}); an {@link Error} is rethrown.
+ *
  * <p>Not used for first-touch tables (a branch's lazy forks) or operations whose row count is not
  * predicted from the operation (an index build).
  */
@@ -30,6 +36,8 @@ final class PublishAhead implements AutoCloseable {
 
   /** Test seam (set by reflection, never in production): added to every predicted row count. */
   private static volatile long rowCountSkew;
+
+  private static final AtomicLong FAILURES = new AtomicLong();
 
   /** Nothing written ahead. */
   static final PublishAhead NONE = new PublishAhead(null);
@@ -76,7 +84,15 @@ final class PublishAhead implements AutoCloseable {
     if (head < 0) {
       return NONE;
     }
-    return new PublishAhead(Ahead.POOL.submit(() -> publisher.writeAhead(request, base, head)));
+    return new PublishAhead(Ahead.POOL.submit(() -> {
+      Failpoints.hit(Failpoints.PUBLISH_WRITE_AHEAD);
+      return publisher.writeAhead(request, base, head);
+    }));
+  }
+
+  /** @return how many publishes written ahead failed (process-wide); each was logged at WARNING */
+  static long failures() {
+    return FAILURES.get();
   }
 
   /**
@@ -111,7 +127,8 @@ final class PublishAhead implements AutoCloseable {
       return Ahead.await(pending).orElse(null);
     } catch (RuntimeException e) {
       // Not a failure of the write: the publish writes its own files and reports its own failures.
-      LOG.log(System.Logger.Level.DEBUG, "writing the publish ahead failed; the publish writes its own files", e);
+      FAILURES.incrementAndGet();
+      LOG.log(System.Logger.Level.WARNING, "writing the publish ahead failed; the publish writes its own files", e);
       return null;
     }
   }
