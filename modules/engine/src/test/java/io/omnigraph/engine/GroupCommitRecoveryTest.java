@@ -3,8 +3,11 @@ package io.omnigraph.engine;
 import static io.omnigraph.engine.RecoveryWrites.BEFORE;
 import static io.omnigraph.engine.TableDrift.assertNoDrift;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ErrorDetail;
+import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.ExportOptions;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
@@ -182,6 +185,26 @@ class GroupCommitRecoveryTest {
     cell(TWO, ref, StopAt.AFTER_COMMITS, 1, false);
     cell(TWO, ref, StopAt.AFTER_CONFIRM, 0, true);
     cell(TWO, ref, StopAt.AFTER_PUBLISH, 0, true);
+  }
+
+  @Test
+  void aBranchIsCreatedAtTheLastMemberOfAGroupNeverAtAnEarlierOne() throws IOException {
+    List<String> ref = reference(TWO);
+    String uri = root();
+    InterruptedGroup w;
+    try (LanceGraph g = (LanceGraph) open(uri)) {
+      w = InterruptedGroup.run(g, TWO, "svc", StopAt.AFTER_PUBLISH, 0);
+    }
+    try (Graph g = open(uri)) {
+      assertThatThrownBy(() -> g.createBranch("early", w.commitIds.get(0)))
+          .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.detail()).contains(
+              new ErrorDetail.Validation(null, null, "from", "group_member_commit")));
+      assertThat(g.branches().stream().map(io.omnigraph.api.BranchInfo::name)).doesNotContain("early");
+      g.createBranch("late", w.commitIds.get(1));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      g.export(out, ExportOptions.onBranch("late"));
+      assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(ref.get(2));
+    }
   }
 
   @Test
