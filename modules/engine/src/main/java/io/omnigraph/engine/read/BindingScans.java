@@ -245,6 +245,9 @@ final class BindingScans {
         rows[n++] = r;
       }
     }
+    if (n <= 1) {
+      return Arrays.copyOf(rows, n); // one key (a point lookup): nothing to sort
+    }
     return Arrays.stream(rows, 0, n).sorted().distinct().toArray();
   }
 
