@@ -14,14 +14,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The bulk-adopt merge benchmark (issue 14, docs/benchmarks.md). Per size, {@code --pairs} matched
- * pairs of child JVMs ({@link MergeBenchChild}) in the order AB BA AB BA AB (A = engine, B = raw):
- * the engine child times {@code Graph.merge("f", "main")} of N all-new rows that branch {@code f}
- * appended in loads of at most 8,192 rows onto a {@code main} of {@code --base} rows; the raw child
- * times one lance-java APPEND of the same N rows into a raw dataset of {@code --base} rows. Prints per
- * size the median times, the median of the per-pair time ratios, the paired peak-RSS delta (engine
- * peak − raw peak of the measured operation, VmHWM after a reset; median and max), the merge outcome,
- * the route it took and its transaction count.
+ * The bulk-adopt merge benchmark (issue 14, docs/benchmarks.md), after the seed's phased protocol.
+ * Per size, {@code --pairs} matched pairs in the order AB BA AB BA AB (A = engine, B = comparator);
+ * every run is a setup child that persists a fresh fixture and exits, then a measured child
+ * ({@link MergeBenchChild}) that opens it: {@code main} of {@code --base} rows, branch {@code f}
+ * that appended N all-new rows in loads of at most 8,192 rows. The engine child times
+ * {@code Graph.merge("f", "main")}; the comparator child ({@code --comparator raw}, the seed's)
+ * opens the same graph, then times lance-java streaming the N rows out of branch {@code f} and
+ * appending them straight to {@code main}'s table in one commit ({@code --comparator memory}: the
+ * harness's earlier comparator, an APPEND of rows already in memory to a separate dataset). Prints
+ * per size the median times, the median of the per-pair time ratios, the signed paired peak-RSS
+ * delta (engine peak − comparator peak, each the measured child's VmHWM from a mark reset after
+ * its JIT warm-up and before the open of the measured fixture; median and max — the seed gates
+ * the max), the merge outcome, the route and its transaction count.
  *
  * <pre>./mvnw -B -ntp -pl benchmarks -am verify -Pbench-merge -DskipTests [-Dbench.merge.args="--sizes 10000,100000 --pairs 5 --base 1000"]</pre>
  */
@@ -33,12 +38,16 @@ public final class MergeBenchmark {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = new LinkedHashMap<>(Map.of("--sizes", "10000,100000", "--pairs", "5", "--base", "1000",
-        "--work", "target/bench-work", "--child-jvm-args", ""));
+        "--work", "target/bench-work", "--child-jvm-args", "", "--comparator", "raw"));
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
     }
     int pairs = Integer.parseInt(a.get("--pairs"));
     int base = Integer.parseInt(a.get("--base"));
+    String comparator = a.get("--comparator");
+    if (!comparator.equals("raw") && !comparator.equals("memory")) {
+      throw new IllegalArgumentException("--comparator is raw or memory, not " + comparator);
+    }
     Path work = Path.of(a.get("--work")).resolve("merge");
     List<String> report = new ArrayList<>();
     report.add("| rows | pairs | merge median ms | raw median ms | median ratio | peak RSS delta median / max (MiB) | outcome | route | transactions |");
@@ -48,11 +57,16 @@ public final class MergeBenchmark {
       List<Run> engine = new ArrayList<>();
       List<Run> raw = new ArrayList<>();
       for (int p = 0; p < pairs; p++) {
-        List<String> order = p % 2 == 0 ? List.of("engine", "raw") : List.of("raw", "engine");
+        List<String> order = p % 2 == 0 ? List.of("engine", comparator) : List.of(comparator, "engine");
         for (String impl : order) {
           Path dir = work.resolve(n + "-" + p + "-" + impl);
           LoadBenchmark.deleteTree(dir);
-          Run r = child(impl, n, base, dir, a.get("--child-jvm-args"));
+          child(List.of("setup", Integer.toString(n), Integer.toString(base), dir.toString()), "");
+          String[] f = child(List.of("operation", impl, Integer.toString(n), Integer.toString(base), dir.toString()),
+              a.get("--child-jvm-args").replace("{impl}", impl).replace("{rows}", Integer.toString(n)));
+          // RESULT impl rows nanos peakKiB rssMode outcome route transactions
+          Run r = new Run(f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]), f[5], f[6], f[7],
+              Integer.parseInt(f[8]));
           LoadBenchmark.deleteTree(dir);
           (impl.equals("engine") ? engine : raw).add(r);
           System.err.printf(Locale.ROOT, "  %s rows=%d pair=%d: %.1f ms, peak %d KiB (%s) %s %s%n", impl, n, p,
@@ -77,12 +91,12 @@ public final class MergeBenchmark {
     System.out.println();
     System.out.println("Merge benchmark (" + System.getProperty("os.name") + ", " + Runtime.getRuntime().availableProcessors()
         + " cores, Java " + System.getProperty("java.version") + "; base " + base
-        + " rows; peak RSS = VmHWM of the measured operation)");
+        + " rows; comparator " + comparator + "; peak RSS = VmHWM of the measured child from open to end of operation)");
     report.forEach(System.out::println);
   }
 
-  private static Run child(String impl, int rows, int base, Path dir, String jvmArgs)
-      throws IOException, InterruptedException {
+  /** Runs one {@link MergeBenchChild} phase in its own JVM; @return the fields of its RESULT line */
+  private static String[] child(List<String> childArgs, String jvmArgs) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -91,16 +105,16 @@ public final class MergeBenchmark {
       }
     }
     cmd.add("-Xmx2g");
-    // e.g. a JFR recording per child: --child-jvm-args -Dx=y;-XX:StartFlightRecording=filename=m-{impl}-{rows}.jfr
+    // e.g. a JFR recording per measured child: --child-jvm-args -XX:StartFlightRecording=filename=m-{impl}-{rows}.jfr
     for (String extra : jvmArgs.trim().split("[\\s;]+")) {
       if (!extra.isEmpty()) {
-        cmd.add(extra.replace("{impl}", impl).replace("{rows}", Integer.toString(rows)));
+        cmd.add(extra);
       }
     }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(MergeBenchChild.class.getName());
-    cmd.addAll(List.of(impl, Integer.toString(rows), Integer.toString(base), dir.toString()));
+    cmd.addAll(childArgs);
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String result = null;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -112,12 +126,8 @@ public final class MergeBenchmark {
     }
     int exit = p.waitFor();
     if (exit != 0 || result == null) {
-      throw new IllegalStateException("merge benchmark child " + cmd.subList(cmd.size() - 4, cmd.size())
-          + " failed with exit " + exit);
+      throw new IllegalStateException("merge benchmark child " + childArgs + " failed with exit " + exit);
     }
-    // RESULT impl rows nanos peakKiB rssMode outcome route transactions
-    String[] f = result.split(" ");
-    return new Run(f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]), f[5], f[6], f[7],
-        Integer.parseInt(f[8]));
+    return result.split(" ");
   }
 }

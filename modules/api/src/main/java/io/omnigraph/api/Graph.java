@@ -338,6 +338,21 @@ public interface Graph extends AutoCloseable {
   EnsureIndicesResult ensureIndices();
 
   /**
+   * {@link #ensureIndices()} restricted to the key indexes (docs/indexes.md, "Key indexes only"):
+   * BTREE on every table's {@code id} and on every edge's {@code src} and {@code dst} — what a
+   * 1-row write's id probe and a traversal's endpoint lookup use, and what an embedded graph
+   * database builds for its primary keys and adjacency during a bulk load. Property indexes
+   * ({@code @index}/{@code @key}: BTREE, full-text, vector) are neither built nor reported; a later
+   * {@link #ensureIndices()} adds them. Same write protocol and errors as {@link #ensureIndices()}.
+   *
+   * @return every key index and whether it was created, already present or deferred
+   * @throws RecoveryRequiredException an interrupted write needs a rollback first
+   * @throws ConflictException another write published meanwhile ({@code read_set_conflict}); retry
+   * @throws StorageFailureException the backend failed
+   */
+  EnsureIndicesResult ensureKeyIndices();
+
+  /**
    * Compacts every table with more than one fragment, folds fragments appended since an index was
    * built into it, builds missing indexes, and publishes all of it as one graph commit under one
    * recovery sidecar; then compacts {@code __manifest} (docs/maintenance.md). Rows never change;

@@ -554,6 +554,18 @@ public final class HttpGraph implements Graph {
   }
 
   /**
+   * Not served over HTTP: the served {@code ensure-indices} builds every index
+   * ({@link #ensureIndices()}).
+   *
+   * @throws io.omnigraph.api.InvalidInputException always
+   */
+  @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureKeyIndices() {
+    throw new io.omnigraph.api.InvalidInputException("ensureKeyIndices is not available through the HTTP client;"
+        + " use ensureIndices() (every index), or Graph.ensureKeyIndices on an embedded graph", null);
+  }
+
+  /**
    * Not served over HTTP yet: maintenance is operator work against the graph root.
    *
    * @throws io.omnigraph.api.InvalidInputException always

@@ -442,6 +442,12 @@ final class LanceGraph implements Graph {
   }
 
   @Override
+  public io.omnigraph.api.EnsureIndicesResult ensureKeyIndices() {
+    ensureOpen();
+    return io.omnigraph.engine.index.EnsureIndices.run(access(), null, true);
+  }
+
+  @Override
   public io.omnigraph.api.OptimizeResult optimize() {
     ensureOpen();
     io.omnigraph.api.OptimizeResult r = io.omnigraph.engine.maintenance.Optimize.run(access(), null, recovery.schema());

@@ -113,6 +113,32 @@ class EnsureIndicesTest {
   }
 
   @Test
+  void keyIndicesOnlyBuildsIdSrcAndDstAndLeavesThePropertyIndexesToEnsureIndices() {
+    load(graph, LoadMode.MERGE, docs(0, 10) + "{\"edge\":\"Cites\",\"from\":\"d1\",\"to\":\"d2\",\"data\":{\"weight\":0.5}}\n");
+    String before = export(graph);
+    int commits = graph.commits().size();
+    EnsureIndicesResult r = graph.ensureKeyIndices();
+    assertThat(r.commitId()).isNotNull();
+    assertThat(graph.commits()).hasSize(commits + 1);
+    assertThat(states(r)).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "node:Doc.id_idx", "created",
+        "node:Empty.id_idx", "deferred",
+        "edge:Cites.id_idx", "created",
+        "edge:Cites.src_idx", "created",
+        "edge:Cites.dst_idx", "created"));
+    assertThat(indexNames("node:Doc")).containsExactly("id_idx");
+    assertThat(indexNames("edge:Cites")).containsExactlyInAnyOrder("id_idx", "src_idx", "dst_idx");
+    assertThat(export(graph)).isEqualTo(before);
+
+    // The key indexes are now present: a second key-only run commits nothing; ensureIndices adds the rest.
+    assertThat(graph.ensureKeyIndices().commitId()).isNull();
+    EnsureIndicesResult all = graph.ensureIndices();
+    assertThat(states(all)).containsEntry("node:Doc.id_idx", "present").containsEntry("edge:Cites.src_idx", "present")
+        .containsEntry("node:Doc.slug_fts", "created").containsEntry("edge:Cites.weight_idx", "created");
+    assertThat(graph.commits()).hasSize(commits + 2);
+  }
+
+  @Test
   void aVectorIndexWaitsForEnoughRows() {
     load(graph, LoadMode.MERGE, docs(0, 300));
     EnsureIndicesResult r = graph.ensureIndices();

@@ -132,6 +132,14 @@ public final class BranchControl {
               : SnapshotResolver.UNKNOWN_BRANCH), e);
     }
     GraphCommit c = at.commit(from).orElseThrow();
+    if (snapshots.latest().supersededAtItsVersion(c)) {
+      // Lance forks a manifest version, and this commit's version also holds the group members after it.
+      throw new InvalidInputException("commit " + from + " is an earlier member of a group commit; a branch can be"
+          + " created from the group's last commit " + snapshots.latest().commits().stream()
+              .filter(d -> d.manifestVersion() == c.manifestVersion() && java.util.Objects.equals(d.branch(), c.branch()))
+              .reduce((a, b) -> b).map(GraphCommit::commitId).orElse("?") + " (docs/concurrency.md, \"Group commit\")",
+          new ErrorDetail.Validation(null, null, "from", "group_member_commit"));
+    }
     String on = GraphBranch.fromColumn(c.branch());
     if (!names.contains(on)) {
       // Made on a branch deleted since: fork from a live branch whose manifest still holds it.

@@ -640,52 +640,95 @@ public final class BranchMerge {
                   ManifestStore.versionMetadata(p.sourceUri, se.version()))));
         }
       }
-      WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, options.actor(),
-          message, prepared.head(), ctx.schemaAuthority(), commitId, createdAt, srcHead, chains, pointerSlots);
-      List<TableSnapshot> forked = new ArrayList<>();
-      try {
-        Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
-        for (var f : forks.entrySet()) {
-          TableSnapshot s = f.getValue().open(); // sidecar-before-ref
-          forked.add(s);
-          forWrite.put(f.getKey(), s);
-        }
-        List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
-        List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
-        for (TablePlan p : data) {
-          ManifestPublisher.TableUpdate u = commitChain(p, forWrite.get(p.key()), uuids.get(p.key()), tableBranch);
-          updates.add(u);
-          confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
-              ManifestStore.versionMetadata(u.tableUri(), u.version())));
-        }
-        if (sidecar != null) {
-          // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the
-          // sidecar is confirmed, because a confirmed sidecar is rolled forward onto those versions.
-          ctx.publisher().makeDurable(updates, expected);
-          sidecar.confirm(confirmed);
-          Failpoints.hit(Failpoints.MERGE_AFTER_CONFIRM);
-        }
-        Failpoints.hit(Failpoints.MERGE_BEFORE_PUBLISH);
-        ctx.publisher().publish(new ManifestPublisher.PublishRequest(target, updates, expected, prepared.head(),
-            new ManifestPublisher.LineageIntent(commitId, options.actor(), message, createdAt, srcHead)), fresh);
-        Failpoints.hit(Failpoints.MERGE_AFTER_PUBLISH);
-      } catch (OmnigraphException | IllegalArgumentException e) {
-        if (sidecar == null) {
-          throw e;
-        }
-        // After arming there is no effect-free finalizer: recovery decides from the sidecar.
-        throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
-            + ": the merge failed after its recovery sidecar was armed (" + e.getMessage() + "); the next"
-            + " read-write open or 'omnigraph repair' completes or compensates it",
-            new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
-      } finally {
-        forked.forEach(TableSnapshot::close);
+      ManifestPublisher.LineageIntent lineage = new ManifestPublisher.LineageIntent(commitId, options.actor(), message,
+          createdAt, srcHead);
+      try (MergeAhead<ManifestPublisher.WrittenAhead> publishAhead = forks.isEmpty()
+          ? MergeAhead.publish(ctx.publisher(), new ManifestPublisher.PublishRequest(target,
+              predictedUpdates(data, forWrite, pointerUpdates, tableBranch), expected, prepared.head(), lineage), fresh)
+          : MergeAhead.none()) {
+        return effects(prepared, fresh, data, forks, forWrite, uuids, tableBranch, chains, pointerUpdates, pointerSlots,
+            expected, lineage, publishAhead);
+      }
+    }
+  }
+
+  /**
+   * The rows the publish will name (the pointer updates, then each chain's last version and its row
+   * count: the target's plus the inserted minus the deleted rows), for the publish files written
+   * ahead ({@link MergeAhead}); a wrong prediction only discards them.
+   */
+  private static List<ManifestPublisher.TableUpdate> predictedUpdates(List<TablePlan> data,
+      Map<String, TableSnapshot> forWrite, List<ManifestPublisher.TableUpdate> pointerUpdates, String tableBranch) {
+    List<ManifestPublisher.TableUpdate> out = new ArrayList<>(pointerUpdates);
+    for (TablePlan p : data) {
+      out.add(new ManifestPublisher.TableUpdate(p.targetEntry.identity(), p.key(), p.targetEntry.version()
+          + p.transactions(), p.targetEntry.rowCount() + p.inserted - p.deleted,
+          forWrite.get(p.key()).location().uri(), tableBranch));
+    }
+    return out;
+  }
+
+  /** Arms, forks, commits every chain, syncs, confirms, publishes and retires; returns the commit id. */
+  private String effects(WriteToken prepared, ManifestPublisher.Base fresh, List<TablePlan> data,
+      Map<String, io.omnigraph.engine.table.TableFork.Plan> forks, Map<String, TableSnapshot> forWrite,
+      Map<String, List<String>> uuids, String tableBranch, List<WriteIntent.PlannedChain> chains,
+      List<ManifestPublisher.TableUpdate> pointerUpdates, List<RecoverySidecar.TableUpdateSlot> pointerSlots,
+      Map<String, Long> expected, ManifestPublisher.LineageIntent lineage,
+      MergeAhead<ManifestPublisher.WrittenAhead> publishAhead) {
+    String target = prepared.branch();
+    String commitId = lineage.commitId();
+    WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, lineage.actorId(),
+        lineage.message(), prepared.head(), ctx.schemaAuthority(), commitId, lineage.createdAtMicros(),
+        lineage.mergedParentCommitId(), chains, pointerSlots);
+    List<TableSnapshot> forked = new ArrayList<>();
+    try {
+      Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
+      for (var f : forks.entrySet()) {
+        TableSnapshot s = f.getValue().open(); // sidecar-before-ref
+        forked.add(s);
+        forWrite.put(f.getKey(), s);
+      }
+      List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
+      List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
+      for (TablePlan p : data) {
+        ManifestPublisher.TableUpdate u = commitChain(p, forWrite.get(p.key()), uuids.get(p.key()), tableBranch);
+        updates.add(u);
+        confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
+            ManifestStore.versionMetadata(u.tableUri(), u.version())));
       }
       if (sidecar != null) {
-        sidecar.retirePublished(); // the publish is durable: the removal need not be
+        // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the
+        // sidecar is confirmed, because a confirmed sidecar is rolled forward onto those versions.
+        // The confirmation's bytes are written (and synced) on a second thread meanwhile; put after.
+        try (MergeAhead<SidecarStore.Prepared> confirmation = MergeAhead.start(
+            () -> sidecar.prepareConfirm(confirmed))) {
+          ctx.publisher().makeDurable(updates, expected);
+          try (SidecarStore.Prepared ready = confirmation.take()) {
+            sidecar.confirm(ready);
+          }
+        }
+        Failpoints.hit(Failpoints.MERGE_AFTER_CONFIRM);
       }
-      return commitId;
+      Failpoints.hit(Failpoints.MERGE_BEFORE_PUBLISH);
+      ctx.publisher().publish(new ManifestPublisher.PublishRequest(target, updates, expected, prepared.head(),
+          lineage), fresh, publishAhead.takeOrNull());
+      Failpoints.hit(Failpoints.MERGE_AFTER_PUBLISH);
+    } catch (OmnigraphException | IllegalArgumentException e) {
+      if (sidecar == null) {
+        throw e;
+      }
+      // After arming there is no effect-free finalizer: recovery decides from the sidecar.
+      throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
+          + ": the merge failed after its recovery sidecar was armed (" + e.getMessage() + "); the next"
+          + " read-write open or 'omnigraph repair' completes or compensates it",
+          new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
+    } finally {
+      forked.forEach(TableSnapshot::close);
     }
+    if (sidecar != null) {
+      sidecar.retirePublished(); // the publish is durable: the removal need not be
+    }
+    return commitId;
   }
 
   /** Commits one table's chain, each step staged on the version the previous one produced. */

@@ -44,21 +44,42 @@ public final class EnsureIndices {
    * @return every index the schema calls for and what happened to it
    */
   public static EnsureIndicesResult run(GraphAccess g, String actor) {
+    return run(g, actor, false);
+  }
+
+  /**
+   * @param g the graph
+   * @param actor who asks ({@code null}: nobody named)
+   * @param keysOnly only the key indexes: BTREE on every table's {@code id} and every edge's
+   *     {@code src}/{@code dst} ({@link IndexPlanner#isKeyColumn}); property indexes are neither
+   *     built nor reported
+   * @return the indexes in scope and what happened to each
+   */
+  public static EnsureIndicesResult run(GraphAccess g, String actor, boolean keysOnly) {
     g.entryBarrier().run();
     String branch = GraphBranch.MAIN;
     try (GraphSnapshot committed = g.snapshots().resolve(GraphRef.branch(branch))) {
       WriteToken token = WriteToken.capture(committed.manifest(), branch, committed.schema().ir().hash());
-      List<TablePlan> plans = plan(g, committed);
-      List<GraphWrite.TableEffect> effects = new ArrayList<>();
+      List<TablePlan> plans = plan(g, committed, keysOnly);
       List<IndexStatus> statuses = new ArrayList<>();
+      List<TablePlan> todo = new ArrayList<>();
+      List<TableSnapshot> snapshots = new ArrayList<>();
       for (TablePlan p : plans) {
         statuses.addAll(p.statuses());
-        if (p.missing().isEmpty()) {
-          continue;
+        if (!p.missing().isEmpty()) {
+          todo.add(p);
+          snapshots.add(committed.table(p.spec().tableKey())); // opened here: the builds below only read them
         }
-        TableSnapshot s = committed.table(p.spec().tableKey());
-        StagedWrite staged = g.tables().writer().stageCreateIndices(s, p.spec().tableKey(), p.missing());
-        effects.add(new GraphWrite.TableEffect(p.spec(), committed.entry(p.spec().tableKey()), s, staged));
+      }
+      // The tables' builds are independent: two at a time (docs/indexes.md, "ensure-indices, the writer").
+      List<Integer> order = java.util.stream.IntStream.range(0, todo.size()).boxed().toList();
+      List<StagedWrite> staged = io.omnigraph.engine.table.PerTable.map(order, i -> g.tables().writer()
+          .stageCreateIndices(snapshots.get(i), todo.get(i).spec().tableKey(), todo.get(i).missing()));
+      List<GraphWrite.TableEffect> effects = new ArrayList<>();
+      for (int i = 0; i < todo.size(); i++) {
+        TablePlan p = todo.get(i);
+        effects.add(new GraphWrite.TableEffect(p.spec(), committed.entry(p.spec().tableKey()), snapshots.get(i),
+            staged.get(i)));
       }
       if (effects.isEmpty()) {
         return new EnsureIndicesResult(null, statuses);
@@ -72,7 +93,7 @@ public final class EnsureIndices {
   /**
    * @return per table of the schema (schema order), the indexes it has and lacks at the snapshot
    */
-  static List<TablePlan> plan(GraphAccess g, GraphSnapshot committed) {
+  static List<TablePlan> plan(GraphAccess g, GraphSnapshot committed, boolean keysOnly) {
     List<TablePlan> out = new ArrayList<>();
     for (TableSpec spec : committed.schema().tables()) {
       String key = spec.tableKey();
@@ -82,6 +103,9 @@ public final class EnsureIndices {
       List<IndexSpec> missing = new ArrayList<>();
       for (IndexPlanner.Wanted w : IndexPlanner.wanted(committed.schema(), spec, rows)) {
         IndexSpec i = w.spec();
+        if (keysOnly && !IndexPlanner.isKeyColumn(spec, i.column())) {
+          continue;
+        }
         if (existing.contains(i.name())) {
           statuses.add(new IndexStatus(key, i.column(), i.kind(), i.name(), "present", null));
         } else if (w.deferredReason() != null) {

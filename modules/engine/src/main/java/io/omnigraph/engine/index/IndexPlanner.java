@@ -82,6 +82,17 @@ public final class IndexPlanner {
     return new ArrayList<>(out.values());
   }
 
+  /**
+   * @param table a node or edge table
+   * @param column one of its columns
+   * @return whether it is a key column — {@code id} of every table, {@code src} and {@code dst} of
+   *     an edge table — whose BTREE {@code ensureKeyIndices} builds (docs/indexes.md, "Key indexes only")
+   */
+  public static boolean isKeyColumn(TableSpec table, String column) {
+    return column.equals("id")
+        || table.kind() == SchemaIr.DeclKind.EDGE && (column.equals("src") || column.equals("dst"));
+  }
+
   /** @return the index a property's type calls for, if any */
   static Optional<Wanted> forProperty(Property p, long rows) {
     PropertyType t = p.type();

@@ -201,8 +201,13 @@ public final class GraphLoad {
     if (mode != LoadMode.OVERWRITE) {
       loader.maxRowsPerTable(KeyedWrites.MAX_ROWS);
     } else {
-      loader.batchSink((spec, batch) -> streamed.computeIfAbsent(spec.tableKey(),
-          k -> tables.writer().beginOverwrite(committed.tableForWrite(k, tables.writer()), k, spec.arrowSchema())).write(batch), OVERWRITE_BATCH_ROWS);
+      // Parsing and validation go on while the previous full batch is written (docs/ndjson-format.md,
+      // "Streaming and memory"); each table's staging is opened on this thread, its writes on the writer's.
+      loader.pipelinedBatchSink(spec -> {
+        TableWriter.OverwriteStaging staging = streamed.computeIfAbsent(spec.tableKey(),
+            k -> tables.writer().beginOverwrite(committed.tableForWrite(k, tables.writer()), k, spec.arrowSchema()));
+        return staging::write;
+      }, OVERWRITE_BATCH_ROWS);
     }
     try {
       return loader.load(in);

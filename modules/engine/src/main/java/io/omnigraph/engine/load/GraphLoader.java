@@ -60,6 +60,7 @@ public final class GraphLoader {
   private long maxLineTokens = DEFAULT_MAX_LINE_TOKENS;
   private BufferAllocator allocator;
   private BatchSink sink;
+  private TableBatchWriter pipelined;
   private int sinkRows;
   private boolean exactOnly;
   private long exactLines;
@@ -156,6 +157,25 @@ public final class GraphLoader {
     return this;
   }
 
+  /**
+   * {@link #batchSink} with the writes on a second thread: each full batch is handed to one writer
+   * thread and the loader reads on while it is written (at most one batch in flight; see {@link
+   * PipelinedBatchSink}). The last partial batches are written after every check has passed, and
+   * {@link #load} returns only when every batch is written; a write failure is thrown by {@link
+   * #load} as raised. Only for {@code OVERWRITE} loads.
+   *
+   * @param writer opens each table (on the loader's thread) and writes its batches (on the writer thread)
+   * @param rowsPerBatch rows per streamed batch (at least 1)
+   * @return this
+   */
+  public GraphLoader pipelinedBatchSink(TableBatchWriter writer, int rowsPerBatch) {
+    batchSink((table, batch) -> {
+      throw new IllegalStateException("replaced by the pipeline of each load");
+    }, rowsPerBatch);
+    this.pipelined = Objects.requireNonNull(writer, "writer");
+    return this;
+  }
+
   /** Test hook: read every line with the exact (tree) path, to compare it with the fast path. */
   GraphLoader exactOnly() {
     this.exactOnly = true;
@@ -209,9 +229,12 @@ public final class GraphLoader {
   public ValidatedLoad load(InputStream in) throws IOException {
     BufferAllocator owned = allocator == null ? new RootAllocator() : null;
     BufferAllocator alloc = allocator == null ? owned : allocator;
-    LoadTables tables = new LoadTables(schema, mode, maxRowsPerTable, alloc, sink, sinkRows);
+    PipelinedBatchSink pipeline = pipelined == null ? null : new PipelinedBatchSink(pipelined);
+    LoadTables tables = new LoadTables(schema, mode, maxRowsPerTable, alloc, pipeline != null ? pipeline : sink, sinkRows);
     SchemaLookups lookups = new SchemaLookups(schema);
-    ExactLineDecoder exact = new ExactLineDecoder(lookups, tables, maxLineTokens);
+    // Made on the first line the fast path declines: most loads never need it, and its JSON tree
+    // reader costs a cold process a few hundred classes (docs/benchmarks.md, "Cold start of a bulk load").
+    ExactLineDecoder exact = null;
     try (FastLineDecoder fast = new FastLineDecoder(lookups, tables, maxLineTokens)) {
       NdjsonLines lines = new NdjsonLines(in, maxLineBytes);
       long nonBlank = 0;
@@ -222,6 +245,9 @@ public final class GraphLoader {
         nonBlank++;
         if (exactOnly || !fast.line(lines.buffer(), lines.length(), lines.lineNumber())) {
           exactLines++;
+          if (exact == null) {
+            exact = new ExactLineDecoder(lookups, tables, maxLineTokens);
+          }
           exact.line(lines.buffer(), lines.length(), lines.lineNumber());
         }
         if (nonBlank % 1024 == 0 || nonBlank == 1) {
@@ -239,8 +265,14 @@ public final class GraphLoader {
       for (TableRows t : ordered) {
         t.flushRest();
       }
+      if (pipeline != null) {
+        pipeline.drain();
+      }
       return new ValidatedLoad(ordered, nonBlank, owned);
     } catch (RuntimeException | IOException | Error e) {
+      if (pipeline != null) {
+        pipeline.close(); // waits for a batch being written: no file is written after load() returns
+      }
       tables.closeAll();
       if (owned != null) {
         owned.close();

@@ -112,7 +112,7 @@ public final class ManifestPublisher {
    * @param lineage the commit to record
    */
   public record PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
-      Optional<String> expectedHead, LineageIntent lineage, CatalogDelta catalog) {
+      Optional<String> expectedHead, LineageIntent lineage, CatalogDelta catalog, List<GroupStep> earlier) {
     public PublishRequest {
       Objects.requireNonNull(branch, "branch");
       updates = List.copyOf(updates);
@@ -120,12 +120,94 @@ public final class ManifestPublisher {
       Objects.requireNonNull(expectedHead);
       Objects.requireNonNull(lineage);
       Objects.requireNonNull(catalog);
+      earlier = List.copyOf(earlier);
+      if (!earlier.isEmpty()) {
+        GroupStep.requireChain(earlier, updates, lineage, catalog);
+      }
+    }
+
+    /** A publish of one commit. */
+    public PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
+        Optional<String> expectedHead, LineageIntent lineage, CatalogDelta catalog) {
+      this(branch, updates, expectedVersions, expectedHead, lineage, catalog, List.of());
+    }
+
+    /**
+     * A group commit's publish (docs/concurrency.md, "Group commit"): {@code earlier} are the
+     * batch's members before the last, in chain order; {@code lineage} and {@code updates} are the
+     * last member's commit and the final version of every table the batch touched.
+     */
+    public static PublishRequest group(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
+        Optional<String> expectedHead, List<GroupStep> earlier, LineageIntent last) {
+      return new PublishRequest(branch, updates, expectedVersions, expectedHead, last, CatalogDelta.NONE, earlier);
+    }
+
+    /** @return the commit ids this publish records, in chain order (one unless it is a group's) */
+    public List<String> commitIds() {
+      List<String> out = new ArrayList<>();
+      earlier.forEach(s -> out.add(s.lineage().commitId()));
+      out.add(lineage.commitId());
+      return out;
     }
 
     /** A publish that changes no registration and keeps the accepted schema. */
     public PublishRequest(String branch, List<TableUpdate> updates, Map<String, Long> expectedVersions,
         Optional<String> expectedHead, LineageIntent lineage) {
       this(branch, updates, expectedVersions, expectedHead, lineage, CatalogDelta.NONE);
+    }
+  }
+
+  /**
+   * One member of a group commit before the last (docs/concurrency.md, "Group commit"): its own
+   * graph commit, whose parent is the member before it (the first member's: the branch head), and
+   * the table versions it produced. Its commit pins those versions and, for every other table, the
+   * version as of the member before it; so reading at that commit shows exactly the members up to it.
+   *
+   * @param lineage the member's commit
+   * @param updates the versions its transactions produced, one per table it touched
+   */
+  public record GroupStep(LineageIntent lineage, List<TableUpdate> updates) {
+    public GroupStep {
+      Objects.requireNonNull(lineage, "lineage");
+      updates = List.copyOf(updates);
+    }
+
+    /**
+     * Checks the chain: no catalog change, commit times strictly increasing (lineage order within
+     * one manifest version), and per table strictly increasing versions up to the final one in
+     * {@code last} (every table of a step is in it; a table the last member does not touch ends at a
+     * step's version).
+     */
+    static void requireChain(List<GroupStep> steps, List<TableUpdate> last, LineageIntent lastLineage,
+        CatalogDelta catalog) {
+      if (catalog != CatalogDelta.NONE && (!catalog.registrations().isEmpty() || !catalog.tombstones().isEmpty()
+          || catalog.schemaIrHash() != null)) {
+        throw new IllegalArgumentException("a group commit changes no registration");
+      }
+      Map<String, Long> finals = new TreeMap<>();
+      last.forEach(u -> finals.put(u.tableKey(), u.version()));
+      Map<String, Long> seen = new TreeMap<>();
+      long time = Long.MIN_VALUE;
+      java.util.Set<String> ids = new java.util.HashSet<>();
+      for (GroupStep s : steps) {
+        if (s.lineage().createdAtMicros() <= time || !ids.add(s.lineage().commitId())
+            || s.lineage().mergedParentCommitId() != null) {
+          throw new IllegalArgumentException("group commit members must have distinct ids, no second parent and"
+              + " strictly increasing commit times");
+        }
+        time = s.lineage().createdAtMicros();
+        for (TableUpdate u : s.updates()) {
+          Long fin = finals.get(u.tableKey());
+          Long before = seen.put(u.tableKey(), u.version());
+          if (fin == null || u.version() > fin || (before != null && u.version() <= before)) {
+            throw new IllegalArgumentException("group commit member " + s.lineage().commitId() + " publishes "
+                + u.tableKey() + " at " + u.version() + " out of chain order");
+          }
+        }
+      }
+      if (lastLineage.createdAtMicros() <= time || !ids.add(lastLineage.commitId())) {
+        throw new IllegalArgumentException("the last group commit member must be the newest and distinct");
+      }
     }
   }
 
@@ -242,7 +324,8 @@ public final class ManifestPublisher {
   }
 
   /** One attempt's rows against one base version, checked and validated, before anything is written. */
-  private record Plan(List<ManifestRow> rows, GraphCommit commit, Map<String, TableEntry> registered) {}
+  private record Plan(List<ManifestRow> rows, List<GraphCommit> earlier, GraphCommit commit,
+      Map<String, TableEntry> registered) {}
 
   /**
    * Builds an attempt's rows against {@code snapshot} / {@code state}: checks every expectation,
@@ -257,21 +340,30 @@ public final class ManifestPublisher {
     Map<String, TableEntry> registered = catalog(request.catalog(), state, rows);
     Map<String, Long> pins = new TreeMap<>();
     registered.forEach((k, t) -> pins.put(k, t.version()));
-    for (TableUpdate u : request.updates()) {
-      TableEntry current = Optional.ofNullable(registered.get(u.tableKey())).orElseThrow(() -> new ConflictException(
-          "table " + u.tableKey() + " is not registered in the manifest",
-          new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
-      if (!current.identity().equals(u.identity())) {
-        throw new ConflictException("table " + u.tableKey() + " is now bound to " + current.identity(),
-            new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(),
-                current.tableKey() + "@" + current.path()));
-      }
-      rows.add(ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
-          ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch()));
-      pins.put(u.tableKey(), u.version());
-    }
     String branch = request.branch();
     String parent = state.head(branch).map(GraphCommit::commitId).orElse(null);
+    // A group commit: each earlier member's commit pins the versions as of that member.
+    List<GraphCommit> earlier = new ArrayList<>();
+    java.util.Set<String> written = new java.util.HashSet<>();
+    for (GroupStep step : request.earlier()) {
+      for (TableUpdate u : step.updates()) {
+        rows.add(versionRow(registered, u));
+        written.add(u.tableKey() + "@" + u.version());
+        pins.put(u.tableKey(), u.version());
+      }
+      LineageIntent m = step.lineage();
+      GraphCommit c = new GraphCommit(m.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1, parent,
+          null, m.actorId(), m.message(), m.createdAtMicros(), pins);
+      rows.add(ManifestStore.commitRow(c));
+      earlier.add(c);
+      parent = m.commitId();
+    }
+    for (TableUpdate u : request.updates()) {
+      if (!written.contains(u.tableKey() + "@" + u.version())) { // a table the last member did not touch
+        rows.add(versionRow(registered, u));
+      }
+      pins.put(u.tableKey(), u.version());
+    }
     LineageIntent l = request.lineage();
     GraphCommit commit = new GraphCommit(l.commitId(), GraphBranch.toColumn(branch), snapshot.version() + 1,
         parent, l.mergedParentCommitId(), l.actorId(), l.message(), l.createdAtMicros(), pins);
@@ -288,7 +380,21 @@ public final class ManifestPublisher {
     foldBase(state).forEach(r -> folded.put(r.objectId(), r));
     rows.forEach(r -> folded.put(r.objectId(), r));
     ManifestStore.assemble(snapshot.version() + 1, new ArrayList<>(folded.values()));
-    return new Plan(List.copyOf(rows), commit, registered);
+    return new Plan(List.copyOf(rows), List.copyOf(earlier), commit, registered);
+  }
+
+  /** The {@code table_version} row of {@code u}, checked against the registration it updates. */
+  private static ManifestRow versionRow(Map<String, TableEntry> registered, TableUpdate u) {
+    TableEntry current = Optional.ofNullable(registered.get(u.tableKey())).orElseThrow(() -> new ConflictException(
+        "table " + u.tableKey() + " is not registered in the manifest",
+        new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(), null)));
+    if (!current.identity().equals(u.identity())) {
+      throw new ConflictException("table " + u.tableKey() + " is now bound to " + current.identity(),
+          new ErrorDetail.ReadSetConflict("dataset_binding:" + u.identity(), u.tableKey(),
+              current.tableKey() + "@" + current.path()));
+    }
+    return ManifestRow.tableVersion(u.identity(), u.tableKey(), u.version(), u.rowCount(),
+        ManifestStore.versionMetadata(u.tableUri(), u.version()), u.tableBranch());
   }
 
   /**
@@ -431,6 +537,7 @@ public final class ManifestPublisher {
               + version + " but could not be made durable: " + e.getMessage(), e.detail().orElse(null), e);
         }
         List<GraphCommit> commits = new ArrayList<>(state.commits());
+        commits.addAll(plan.earlier());
         commits.add(commit);
         Map<String, TableEntry> published = new TreeMap<>(plan.registered());
         for (TableUpdate u : request.updates()) {
@@ -498,8 +605,17 @@ public final class ManifestPublisher {
   private static boolean onlyHeadReplaced(PublishRequest request, ManifestState state) {
     CatalogDelta c = request.catalog();
     if (!c.registrations().isEmpty() || !c.tombstones().isEmpty() || c.schemaIrHash() != null
-        || state.headCommitId(request.branch()).isEmpty() || state.commit(request.lineage().commitId()).isPresent()) {
+        || state.headCommitId(request.branch()).isEmpty()
+        || request.commitIds().stream().anyMatch(id -> state.commit(id).isPresent())) {
       return false;
+    }
+    for (GroupStep step : request.earlier()) {
+      for (TableUpdate u : step.updates()) {
+        Optional<TableEntry> t = state.table(u.tableKey());
+        if (t.isEmpty() || u.version() <= t.get().version()) {
+          return false;
+        }
+      }
     }
     java.util.Set<String> keys = new java.util.HashSet<>();
     for (TableUpdate u : request.updates()) {

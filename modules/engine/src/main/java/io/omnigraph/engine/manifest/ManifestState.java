@@ -54,6 +54,16 @@ public record ManifestState(long manifestVersion, Map<String, TableEntry> tables
     return Optional.ofNullable(graphHeads.get(branch));
   }
 
+  /**
+   * @return whether a later commit of {@code c}'s branch shares its manifest version: {@code c} is
+   *     an earlier member of a group commit (docs/concurrency.md, "Group commit"), so this version's
+   *     tables are not the ones it pins
+   */
+  public boolean supersededAtItsVersion(GraphCommit c) {
+    return commits.stream().anyMatch(d -> d.manifestVersion() == c.manifestVersion()
+        && java.util.Objects.equals(d.branch(), c.branch()) && GraphCommit.lineageOrder(d, c) > 0);
+  }
+
   /** @return the commit with this id, when it is visible at this version */
   public Optional<GraphCommit> commit(String commitId) {
     return commits.stream().filter(c -> c.commitId().equals(commitId)).findFirst();

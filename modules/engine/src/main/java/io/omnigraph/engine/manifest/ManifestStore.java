@@ -413,7 +413,27 @@ public final class ManifestStore {
     return scanned.heads().getOrDefault(branch, -1L);
   }
 
+  /**
+   * The state as of {@code commit}, an earlier member of a group commit that shares its manifest
+   * version {@code version} with the members after it (docs/concurrency.md, "Group commit"): every
+   * table at the version the commit pins, the members after it left out, and the commit as the head
+   * of its branch. Scanned, never from the cache.
+   */
+  public ManifestState readAsOf(String branch, long version, GraphCommit commit) {
+    try (TableSnapshot s = tables.reader().openAt(location(branch), version)) {
+      guardStamp(s.schemaMetadata());
+      List<ManifestRow> rows = new ArrayList<>();
+      tables.reader().scanWithRowAddress(s, ManifestCodec.READ_COLUMNS, root -> rows.addAll(ManifestCodec.fromArrow(root)));
+      return assemble(version, rows, commit);
+    }
+  }
+
   static ManifestState assemble(long manifestVersion, List<ManifestRow> rows) {
+    return assemble(manifestVersion, rows, null);
+  }
+
+  /** {@link #assemble(long, List)} as of {@code asOf} ({@link #readAsOf}), or of the whole version when null. */
+  static ManifestState assemble(long manifestVersion, List<ManifestRow> rows, GraphCommit asOf) {
     Map<TableIdentity, ManifestRow> registrations = new HashMap<>();
     Map<TableIdentity, ManifestRow> latest = new HashMap<>();
     Map<TableIdentity, Long> tombstones = new HashMap<>();
@@ -436,6 +456,10 @@ public final class ManifestStore {
         case ManifestRow.TABLE_VERSION -> {
           TableIdentity id = r.identity();
           requireCanonical(r, String.format("table_version:%s:%020d", id, r.tableVersion()));
+          Long pin = asOf == null ? null : asOf.tableVersions().get(r.tableKey());
+          if (pin != null && r.tableVersion() > pin) {
+            continue; // a later group member's version
+          }
           latest.merge(id, r, (a, b) -> a.tableVersion() >= b.tableVersion() ? a : b);
         }
         case ManifestRow.TABLE_TOMBSTONE -> tombstones.merge(r.identity(), r.tableVersion(), Math::max);
@@ -471,6 +495,10 @@ public final class ManifestStore {
       }
     }
     commits.sort(GraphCommit::lineageOrder);
+    if (asOf != null) {
+      commits.removeIf(c -> c.manifestVersion() == asOf.manifestVersion() && GraphCommit.lineageOrder(c, asOf) > 0);
+      heads.put(GraphBranch.fromColumn(asOf.branch()), asOf.commitId());
+    }
     return new ManifestState(manifestVersion, tablesByKey, heads, commits, schemaIrHash);
   }
 

@@ -2,6 +2,7 @@ package io.omnigraph.engine.read;
 
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.table.TableSnapshot;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -16,12 +17,15 @@ import org.apache.arrow.vector.VarCharVector;
  * An in-memory adjacency structure of one edge table at one version: node ids interned to dense
  * ints from their UTF-8 bytes ({@link IdInterner}), CSR (out) and CSC (in) offset arrays. Built from one scan of the {@code src}/{@code dst}
  * columns; immutable, so one instance serves every query of any snapshot that pins the same table
- * version. Cached process-wide by (table location, version), least recently used first out, at
- * most {@value #MAX_TABLES} tables and {@value #MAX_EDGES} edges in all.
+ * version. Cached process-wide by (table location, version, the version's commit time), least
+ * recently used first out, at most {@value #MAX_TABLES} tables and {@link #maxEdges()} edges in
+ * all (docs/queries.md, "Traversal strategies"); a table larger than that alone is never kept.
  */
 final class Adjacency {
   static final int MAX_TABLES = 8;
-  static final long MAX_EDGES = 50_000_000L;
+  /** System property: the most edges the cache holds in all (default {@value #DEFAULT_MAX_EDGES}). */
+  static final String MAX_EDGES = "omnigraph.read.csrEdges";
+  static final long DEFAULT_MAX_EDGES = 50_000_000L;
 
   private static final Map<String, Adjacency> CACHE = new LinkedHashMap<>(16, 0.75f, true);
   private static long cachedEdges;
@@ -73,14 +77,18 @@ final class Adjacency {
       }
     }
     Adjacency built = build(snapshot, tableKey);
+    long max = maxEdges();
     synchronized (Adjacency.class) {
       Adjacency raced = CACHE.get(key);
       if (raced != null) {
         return raced;
       }
+      if (built.edges > max) {
+        return built; // serves this expansion only (the chooser never builds one unless forced)
+      }
       CACHE.put(key, built);
       cachedEdges += built.edges;
-      for (var it = CACHE.entrySet().iterator(); it.hasNext() && (CACHE.size() > MAX_TABLES || cachedEdges > MAX_EDGES); ) {
+      for (var it = CACHE.entrySet().iterator(); it.hasNext() && (CACHE.size() > MAX_TABLES || cachedEdges > max); ) {
         var e = it.next();
         if (e.getValue() == built) {
           continue;
@@ -90,6 +98,21 @@ final class Adjacency {
       }
       return built;
     }
+  }
+
+  /** @return the bound on the edges cached in all (system property {@value #MAX_EDGES}, read on every use) */
+  static long maxEdges() {
+    return Long.getLong(MAX_EDGES, DEFAULT_MAX_EDGES);
+  }
+
+  /** @return how many table versions are cached (tests) */
+  static synchronized int cachedTables() {
+    return CACHE.size();
+  }
+
+  /** @return how many edges the cached table versions hold in all (tests) */
+  static synchronized long cachedEdges() {
+    return cachedEdges;
   }
 
   /** Empties the process-wide cache and the use counts (tests). */
@@ -161,6 +184,21 @@ final class Adjacency {
     });
     ids.freeze();
     return new Adjacency(ids, arrays[0], arrays[1], count[0]);
+  }
+
+  /** For tests: the adjacency of these edges ({@code src[e] -> dst[e]}), not cached. */
+  static Adjacency ofPairs(List<String> src, List<String> dst) {
+    IdInterner ids = new IdInterner();
+    int[] s = new int[src.size()];
+    int[] d = new int[src.size()];
+    for (int e = 0; e < s.length; e++) {
+      byte[] a = src.get(e).getBytes(StandardCharsets.UTF_8);
+      byte[] b = dst.get(e).getBytes(StandardCharsets.UTF_8);
+      s[e] = ids.intern(a, 0, a.length);
+      d[e] = ids.intern(b, 0, b.length);
+    }
+    ids.freeze();
+    return new Adjacency(ids, s, d, s.length);
   }
 
   /** Node tables whose rows are mapped to dense indexes ({@link #rowIndex}), at most this many per adjacency. */
@@ -274,12 +312,19 @@ final class Adjacency {
    * order). Reuses its buffers: {@link #found} is valid until the next call.
    */
   final class OneHop {
+    /** Up to this many edges a node's distinct neighbours are found by comparing, without the bitmap. */
+    static final int SMALL = 32;
+
     private final Op.Dir dir;
     private final boolean sameType;
     private int[] buf = new int[16];
     private final int[] count = new int[1];
-    /** One bit per node, all clear between calls (a BitSet's clear rescans its words: quadratic over a piece). */
-    private final long[] seen = new long[(ids.size() >>> 6) + 1];
+    /**
+     * One bit per node, all clear between calls (a BitSet's clear rescans its words: quadratic
+     * over a piece); made on the first node with more than {@value #SMALL} edges, so a reader of
+     * a few small nodes allocates nothing in proportion to the CSR.
+     */
+    private long[] seen;
     int[] found = new int[16];
 
     OneHop(Op.Dir dir, boolean sameType) {
@@ -297,17 +342,31 @@ final class Adjacency {
       }
       int m = 0;
       boolean selfLoop = false;
-      for (int k = 0; k < n; k++) {
-        int w = buf[k];
-        if (sameType && w == i) {
-          selfLoop = true;
-        } else if ((seen[w >>> 6] & (1L << w)) == 0) {
-          seen[w >>> 6] |= 1L << w;
-          found[m++] = w;
+      if (n <= SMALL) {
+        for (int k = 0; k < n; k++) {
+          int w = buf[k];
+          if (sameType && w == i) {
+            selfLoop = true;
+          } else if (!among(w, m)) {
+            found[m++] = w;
+          }
         }
-      }
-      for (int k = 0; k < n; k++) {
-        seen[buf[k] >>> 6] = 0;
+      } else {
+        if (seen == null) {
+          seen = new long[(ids.size() >>> 6) + 1];
+        }
+        for (int k = 0; k < n; k++) {
+          int w = buf[k];
+          if (sameType && w == i) {
+            selfLoop = true;
+          } else if ((seen[w >>> 6] & (1L << w)) == 0) {
+            seen[w >>> 6] |= 1L << w;
+            found[m++] = w;
+          }
+        }
+        for (int k = 0; k < n; k++) {
+          seen[buf[k] >>> 6] = 0;
+        }
       }
       if (selfLoop) {
         System.arraycopy(found, 0, found, 1, m);
@@ -315,6 +374,16 @@ final class Adjacency {
         m++;
       }
       return m;
+    }
+
+    /** @return whether {@code w} is among {@code found[0..m)} */
+    private boolean among(int w, int m) {
+      for (int k = 0; k < m; k++) {
+        if (found[k] == w) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 

@@ -149,14 +149,18 @@ final class ExpandSink implements ReadExecutor.Sink {
     return oneHop;
   }
 
-  /** Per CSR node: its hydrated destination row ({@link #NONE_ROW}: filtered out), once looked up by this expansion. */
-  private Entity[] memo;
-  private int memoFilled;
+  /**
+   * Per reached CSR node: its hydrated destination row ({@link #NONE_ROW}: filtered out), once
+   * looked up by this expansion; sized by what it holds (a per-node array of the whole CSR cost a
+   * single-source expansion about 1 ms: docs/benchmarks.md).
+   */
+  private final DestinationMemo memo = new DestinationMemo();
 
   /**
    * A one-hop expansion over the CSR (docs/queries.md, "Traversals"): each row's destinations as
    * dense indexes, in the order {@link Adjacency#oneHop} reports them, hydrated once per
-   * destination and expansion (the memo holds one reference per CSR node).
+   * destination and expansion (the memo holds the reached destinations, at most {@value
+   * ReadExecutor#MEMO_MAX_ROWS} before a piece, then forgotten).
    */
   private void oneHop(List<Row> rows) {
     ex.count("expand csr " + x.edge().name());
@@ -164,9 +168,8 @@ final class ExpandSink implements ReadExecutor.Sink {
       countPairs(rows);
       return;
     }
-    if (memoFilled > ReadExecutor.MEMO_MAX_ROWS) {
-      memo = null; // bounded: at most this many destination rows are remembered
-      memoFilled = 0;
+    if (memo.size() > ReadExecutor.MEMO_MAX_ROWS) {
+      memo.clear(); // bounded: at most this many destination rows are remembered
     }
     int ts = x.to().slot;
     boolean needs = x.to().needsRow();
@@ -174,24 +177,20 @@ final class ExpandSink implements ReadExecutor.Sink {
     Adjacency.OneHop hop = hop();
     int[] at = sourceIndexes(rows);
     if (needs) {
-      if (memo == null) {
-        memo = new Entity[a.nodes()];
-      }
       List<String> missing = new ArrayList<>();
       for (int k = 0; k < rows.size(); k++) {
         int n = at[k] < 0 ? 0 : hop.of(at[k]);
         for (int j = 0; j < n; j++) {
           int w = hop.found[j];
-          if (memo[w] == null) {
-            memo[w] = NONE_ROW;
-            memoFilled++;
+          if (memo.get(w) == null) {
+            memo.put(w, NONE_ROW);
             missing.add(a.id(w));
           }
         }
       }
       if (!missing.isEmpty()) {
         for (Entity e : scans.hydrate(x.to(), missing).values()) {
-          memo[a.indexOf(e.id())] = e;
+          memo.put(a.indexOf(e.id()), e);
         }
       }
     }
@@ -200,7 +199,7 @@ final class ExpandSink implements ReadExecutor.Sink {
       int n = at[k] < 0 ? 0 : hop.of(at[k]);
       for (int j = 0; j < n; j++) {
         int w = hop.found[j];
-        Entity d = needs ? memo[w] : Entity.idOnly(a.id(w));
+        Entity d = needs ? memo.get(w) : Entity.idOnly(a.id(w));
         if (d != NONE_ROW) {
           emit(out, rows.get(k).with(ts, d));
         }
@@ -447,7 +446,7 @@ final class ExpandSink implements ReadExecutor.Sink {
    * expansion probes (an indexed expansion would then be a full scan of the edge table per level
    * and piece, while the CSR costs one scan and serves every later query of that table version);
    * otherwise the cheaper of {@code hops × frontier × |E|/|V_from|} (indexed) and {@code 1.5 × |E|}
-   * (CSR). An edge table of more than {@link Adjacency#MAX_EDGES} rows always expands indexed; a
+   * (CSR). An edge table of more than {@link Adjacency#maxEdges} rows always expands indexed; a
    * version expanded often enough ({@link Adjacency#hot}) gets its CSR.
    */
   private boolean useCsr(int frontier) {
@@ -460,7 +459,7 @@ final class ExpandSink implements ReadExecutor.Sink {
       return true;
     }
     long edgeRows = snap.entry(table).rowCount();
-    if (edgeRows > Adjacency.MAX_EDGES) {
+    if (edgeRows > Adjacency.maxEdges()) {
       return false; // never built: the cache's bound holds for every table, one too large included
     }
     if (!counted) {

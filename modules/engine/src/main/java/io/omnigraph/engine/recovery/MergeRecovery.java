@@ -27,7 +27,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** The sweep's handling of a {@code BranchMerge} sidecar (docs/branches.md, "Merge recovery"). */
+/**
+ * The sweep's handling of a sidecar with a pre-minted transaction chain per table: a
+ * {@code BranchMerge} (docs/branches.md, "Merge recovery") and a {@code GroupCommit}
+ * (docs/concurrency.md, "Group commit"), which is classified the same way and all-or-nothing for its
+ * batch; rolled forward, it publishes one commit per member.
+ */
 final class MergeRecovery {
   private final RecoverySweep sweep;
 
@@ -99,7 +104,7 @@ final class MergeRecovery {
       }
       if (pinned != pin.expectedVersion()) {
         return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), "table " + pin.tableKey() + " is published at " + pinned
-            + " instead of the merge's expected " + pin.expectedVersion() + ", and neither the merge nor its"
+            + " instead of the " + what(s) + "'s expected " + pin.expectedVersion() + ", and neither it nor its"
             + " rollback is in the lineage", List.of());
       }
       List<TransactionIdentity> chain = p.effect(pin.identity()).orElseThrow().transactions();
@@ -119,7 +124,7 @@ final class MergeRecovery {
         if (top.isEmpty() || !top.get().restores(pin.expectedVersion())) {
           classes.put(pin.tableKey(), TableClassification.UNEXPECTED_EFFECT_IDENTITY);
           return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), "table " + pin.tableKey() + " version "
-              + (pin.expectedVersion() + landed + 1) + " is not the merge's next pre-minted transaction (landed "
+              + (pin.expectedVersion() + landed + 1) + " is not the " + what(s) + "'s next pre-minted transaction (landed "
               + landed + " of " + chain.size() + "): a non-contiguous or foreign chain recovery will not adopt or"
               + " undo", List.of());
         }
@@ -134,7 +139,7 @@ final class MergeRecovery {
     }
     if (!anyEffect) {
       if (mode != Mode.FULL) {
-        return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "no merge effect yet; a live merge may still"
+        return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.PENDING, "no " + what(s) + " effect yet; a live writer may still"
             + " own it (a full sweep discards it)", List.of());
       }
       try {
@@ -143,7 +148,7 @@ final class MergeRecovery {
         return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.REFUSED, e.getMessage(), List.of());
       }
       sweep.sidecars.delete(s.operationId());
-      return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.DISCARDED, "the merge never committed a table; nothing"
+      return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.DISCARDED, "the " + what(s) + " never committed a table; nothing"
           + " to undo", List.of());
     }
     boolean authorityHolds = Objects.equals(state.graphHeads().get(branch), p.authority().graphHead())
@@ -152,7 +157,7 @@ final class MergeRecovery {
     boolean forward = p.effectPhase() == RecoverySidecar.EffectPhase.EFFECTS_CONFIRMED && complete && authorityHolds;
     if (mode == Mode.DRY_RUN || (mode == Mode.ROLL_FORWARD_ONLY && !forward)) {
       return RecoverySweep.outcome(s, classes, forward ? Decision.ROLL_FORWARD : Decision.ROLL_BACK, Action.PENDING, forward
-          ? "would publish the confirmed merge" : "the merge is unconfirmed, partial or its target moved; a full"
+          ? "would publish the confirmed " + what(s) : "the " + what(s) + " is unconfirmed, partial or its target moved; a full"
           + " sweep compensates it", List.of());
     }
     if (forward) {
@@ -167,20 +172,24 @@ final class MergeRecovery {
         expected.put(slot.tableKey(), slot.expectedVersion());
       }
       var l = p.lineage();
+      ManifestPublisher.LineageIntent last = new ManifestPublisher.LineageIntent(l.graphCommitId(), l.actorId(),
+          l.message(), l.createdAtMicros(), l.mergedParentCommitId());
       Failpoints.hit(Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH);
       try {
-        sweep.publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected,
-            Optional.ofNullable(p.authority().graphHead()), new ManifestPublisher.LineageIntent(l.graphCommitId(),
-                l.actorId(), l.message(), l.createdAtMicros(), l.mergedParentCommitId())));
+        sweep.publisher.publish(s.groupMembers() == null
+            ? new ManifestPublisher.PublishRequest(branch, updates, expected,
+                Optional.ofNullable(p.authority().graphHead()), last)
+            : ManifestPublisher.PublishRequest.group(branch, updates, expected,
+                Optional.ofNullable(p.authority().graphHead()), groupSteps(s, observed), last));
       } catch (ConflictException e) {
-        return RecoverySweep.outcome(s, classes, Decision.ROLL_FORWARD, RecoverySweep.refuse(mode), "publishing the confirmed merge failed: "
-            + e.getMessage(), List.of());
+        return RecoverySweep.outcome(s, classes, Decision.ROLL_FORWARD, RecoverySweep.refuse(mode), "publishing the confirmed "
+            + what(s) + " failed: " + e.getMessage(), List.of());
       }
       RecoverySweep.AuditPlan plan = RecoverySweep.forwardPlan(s);
       sweep.audit.append(plan.row(s));
       sweep.sidecars.delete(s.operationId());
-      return RecoverySweep.outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD, "published the confirmed merge as"
-          + " commit " + l.graphCommitId(), plan.outcomes());
+      return RecoverySweep.outcome(s, classes, Decision.ROLL_FORWARD, Action.ROLLED_FORWARD, "published the confirmed "
+          + what(s) + " as commit " + l.graphCommitId(), plan.outcomes());
     }
     // Compensate: remove the no-effect forks first (a crash after the rollback publish cannot strand
     // them), restore every table the chain touched to its expected version, then publish the
@@ -224,12 +233,43 @@ final class MergeRecovery {
     Failpoints.hit(Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH);
     sweep.publisher.publish(new ManifestPublisher.PublishRequest(branch, updates, expected, Optional.empty(),
         new ManifestPublisher.LineageIntent(p.rollbackGraphCommitId(), RecoverySidecar.RECOVERY_ACTOR,
-            "recovery: compensated interrupted branch merge " + s.operationId(), s.startedAtMicros())));
+            "recovery: compensated interrupted " + what(s) + " " + s.operationId(), s.startedAtMicros())));
     Failpoints.hit(Failpoints.RECOVERY_POST_ROLLBACK_PUBLISH_PRE_AUDIT);
     RecoverySweep.AuditPlan a = new RecoverySweep.AuditPlan(RecoveryAudit.Kind.RolledBack, p.rollbackGraphCommitId(), plan);
     sweep.audit.append(a.row(s));
     sweep.sidecars.delete(s.operationId());
-    return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "compensated the merge: restored "
+    return RecoverySweep.outcome(s, classes, Decision.ROLL_BACK, Action.ROLLED_BACK, "compensated the " + what(s)
+        + ": restored "
         + touched.size() + " table(s) and published commit " + p.rollbackGraphCommitId(), plan);
+  }
+
+  private static String what(RecoverySidecar s) {
+    return s.groupMembers() == null ? "branch merge" : "group commit";
+  }
+
+  /**
+   * The members of a confirmed group commit before its last, each with the versions its
+   * transactions produced (the chain position of each table it touches) and that version's row
+   * count, read from the table: roll-forward publishes each member as its own commit.
+   */
+  private List<ManifestPublisher.GroupStep> groupSteps(RecoverySidecar s, List<ChainObserved> observed) {
+    List<ManifestPublisher.GroupStep> steps = new ArrayList<>();
+    for (int i = 0; i < s.groupMembers().size() - 1; i++) {
+      RecoverySidecar.GroupMember m = s.groupMembers().get(i);
+      List<ManifestPublisher.TableUpdate> updates = new ArrayList<>();
+      for (String key : m.tableKeys()) {
+        ChainObserved o = observed.stream().filter(c -> c.pin().tableKey().equals(key)).findFirst().orElseThrow();
+        long version = GroupCommitShape.versionAfter(s, i, o.pin());
+        long rows;
+        try (TableSnapshot at = sweep.tables.reader().openAt(o.location(), version)) {
+          rows = sweep.tables.reader().countRows(at);
+        }
+        updates.add(new ManifestPublisher.TableUpdate(o.pin().identity(), key, version, rows, o.location().uri(),
+            o.pin().tableBranch()));
+      }
+      steps.add(new ManifestPublisher.GroupStep(new ManifestPublisher.LineageIntent(m.graphCommitId(), m.actorId(),
+          m.message(), m.createdAtMicros()), updates));
+    }
+    return steps;
   }
 }

@@ -20,12 +20,38 @@ import java.util.Optional;
  * @param protocol the Mutation/Load payload ({@code protocol_v3})
  */
 public record RecoverySidecar(String operationId, long startedAtMicros, String branch, String actorId,
-    WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol, SchemaApplyPayload schemaApply) {
+    WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol, SchemaApplyPayload schemaApply,
+    List<GroupMember> groupMembers) {
 
-  /** A sidecar of any writer but SchemaApply. */
+  /** A sidecar of any writer but SchemaApply and GroupCommit. */
   public RecoverySidecar(String operationId, long startedAtMicros, String branch, String actorId,
       WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol) {
-    this(operationId, startedAtMicros, branch, actorId, writerKind, tables, protocol, null);
+    this(operationId, startedAtMicros, branch, actorId, writerKind, tables, protocol, null, null);
+  }
+
+  /** A sidecar of any writer but GroupCommit. */
+  public RecoverySidecar(String operationId, long startedAtMicros, String branch, String actorId,
+      WriterKind writerKind, List<TablePin> tables, ProtocolV3 protocol, SchemaApplyPayload schemaApply) {
+    this(operationId, startedAtMicros, branch, actorId, writerKind, tables, protocol, schemaApply, null);
+  }
+
+  /**
+   * One member of a group commit (top-level {@code group_members}, in chain order;
+   * docs/sidecar-format.md): its pre-minted graph commit and the tables its transactions touch. Member
+   * j's transaction on a table is the next link of that table's chain after the members before it.
+   *
+   * @param graphCommitId its pre-minted commit id
+   * @param actorId its actor, or {@code null}
+   * @param message its commit message, or {@code null}
+   * @param createdAtMicros its commit time (strictly increasing along the members)
+   * @param tableKeys the pinned tables it touches
+   */
+  public record GroupMember(String graphCommitId, String actorId, String message, long createdAtMicros,
+      List<String> tableKeys) {
+    public GroupMember {
+      Objects.requireNonNull(graphCommitId, "graphCommitId");
+      tableKeys = List.copyOf(tableKeys);
+    }
   }
 
   /**
@@ -72,6 +98,10 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     if ((writerKind == WriterKind.SCHEMA_APPLY) != (schemaApply != null)) {
       throw new IllegalArgumentException("a SchemaApply sidecar, and only it, carries the schema apply payload");
     }
+    groupMembers = groupMembers == null ? null : List.copyOf(groupMembers);
+    if ((writerKind == WriterKind.GROUP_COMMIT) != (groupMembers != null)) {
+      throw new IllegalArgumentException("a GroupCommit sidecar, and only it, carries group_members");
+    }
   }
 
   /** @return the sidecar's path under the graph root */
@@ -97,7 +127,7 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
   /** @return this sidecar with another payload and pins (used by Phase B confirmation) */
   public RecoverySidecar with(List<TablePin> newTables, ProtocolV3 newProtocol) {
     return new RecoverySidecar(operationId, startedAtMicros, branch, actorId, writerKind, newTables, newProtocol,
-        schemaApply);
+        schemaApply, groupMembers);
   }
 
   /** The writer that armed a sidecar; JSON names are the reference's Debug names. */
@@ -110,6 +140,12 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     SCHEMA_APPLY("SchemaApply"),
     /** A branch merge (payload {@code protocol_v4}: a pre-minted transaction chain per table). */
     BRANCH_MERGE("BranchMerge"),
+    /**
+     * A group commit: several insertion-only mutations committed as one chain per table and
+     * published together, each its own graph commit (payload {@code protocol_v4}, the merge's chain
+     * shape, plus {@code group_members}; docs/concurrency.md, "Group commit").
+     */
+    GROUP_COMMIT("GroupCommit"),
     /** An index build (not written by this release; refused). */
     ENSURE_INDICES("EnsureIndices"),
     /** Compaction (not written by this release; refused). */

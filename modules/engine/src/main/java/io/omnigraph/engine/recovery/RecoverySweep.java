@@ -280,7 +280,7 @@ public final class RecoverySweep {
     if (s.writerKind() == RecoverySidecar.WriterKind.SCHEMA_APPLY) {
       return processSchemaApply(s, mode);
     }
-    if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE) {
+    if (s.writerKind() == RecoverySidecar.WriterKind.BRANCH_MERGE || s.writerKind() == RecoverySidecar.WriterKind.GROUP_COMMIT) {
       return new MergeRecovery(this).process(s, mode);
     }
     ProtocolV3 p = s.protocol();

@@ -99,6 +99,18 @@ public final class SidecarCodec {
         n.put("table_path", c.tablePath());
       }
     }
+    if (s.groupMembers() != null) {
+      ArrayNode members = o.putArray("group_members");
+      for (RecoverySidecar.GroupMember m : s.groupMembers()) {
+        ObjectNode n = members.addObject();
+        n.put("graph_commit_id", m.graphCommitId());
+        putNullable(n, "actor_id", m.actorId());
+        putNullable(n, "message", m.message());
+        n.put("created_at", m.createdAtMicros());
+        ArrayNode keys = n.putArray("table_keys");
+        m.tableKeys().forEach(keys::add);
+      }
+    }
     ProtocolV3 v3 = s.protocol();
     ObjectNode p = o.putObject(payloadField(s.writerKind()));
     ObjectNode a = p.putObject("authority");
@@ -177,7 +189,7 @@ public final class SidecarCodec {
     return switch (kind) {
       case ENSURE_INDICES -> "protocol_v8";
       case SCHEMA_APPLY -> "protocol_v7";
-      case BRANCH_MERGE -> "protocol_v4";
+      case BRANCH_MERGE, GROUP_COMMIT -> "protocol_v4";
       case OPTIMIZE -> "maintenance";
       default -> "protocol_v3";
     };
@@ -258,22 +270,24 @@ public final class SidecarCodec {
     o.allow("schema_version", "operation_id", "started_at", "branch", "actor_id", "writer_kind", "tables",
         "schema_apply_manifest_published", "merge_source_commit_id", "additional_registrations", "tombstones",
         "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
-        "ensure_indices_rollback_v6", "maintenance");
+        "ensure_indices_rollback_v6", "maintenance", "group_members");
     String kindText = o.string("writer_kind");
     WriterKind kind = WriterKind.fromJson(kindText)
         .orElseThrow(() -> new IllegalArgumentException("unknown writer_kind '" + kindText + "'"));
     if (kind != WriterKind.MUTATION && kind != WriterKind.LOAD && kind != WriterKind.ENSURE_INDICES
-        && kind != WriterKind.OPTIMIZE && kind != WriterKind.SCHEMA_APPLY && kind != WriterKind.BRANCH_MERGE) {
+        && kind != WriterKind.OPTIMIZE && kind != WriterKind.SCHEMA_APPLY && kind != WriterKind.BRANCH_MERGE
+        && kind != WriterKind.GROUP_COMMIT) {
       throw new IllegalArgumentException("writer_kind " + kindText
           + " is not a writer this release has, so it cannot recover it");
     }
     String payload = payloadField(kind);
     for (String legacy : List.of("merge_source_commit_id", "additional_registrations", "tombstones",
         "schema_apply_target_schema_ir_hash", "protocol_v3", "protocol_v4", "protocol_v7", "protocol_v8",
-        "ensure_indices_rollback_v6", "maintenance")) {
+        "ensure_indices_rollback_v6", "maintenance", "group_members")) {
+      boolean groupField = kind == WriterKind.GROUP_COMMIT && legacy.equals("group_members");
       boolean schemaApplyField = kind == WriterKind.SCHEMA_APPLY && (legacy.equals("additional_registrations")
           || legacy.equals("schema_apply_target_schema_ir_hash"));
-      if (!legacy.equals(payload) && !schemaApplyField && o.node.has(legacy)) {
+      if (!legacy.equals(payload) && !schemaApplyField && !groupField && o.node.has(legacy)) {
         throw new IllegalArgumentException("a v9 " + kindText + " sidecar must not carry " + legacy);
       }
     }
@@ -322,14 +336,14 @@ public final class SidecarCodec {
     List<TableEffect> effects = new ArrayList<>();
     for (Obj e : p.array("effects")) {
       TransactionIdentity confirmedTx = null;
-      if (kind == WriterKind.BRANCH_MERGE) {
+      if (kind == WriterKind.BRANCH_MERGE || kind == WriterKind.GROUP_COMMIT) {
         e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction", "source_fork_version");
         List<TransactionIdentity> chain = new ArrayList<>();
         for (Obj t : e.array("planned_transactions")) {
           chain.add(transaction(t));
         }
         if (chain.isEmpty()) {
-          throw new IllegalArgumentException("a BranchMerge effect plans at least one transaction");
+          throw new IllegalArgumentException("a " + kindText + " effect plans at least one transaction");
         }
         confirmedTx = e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null;
         effects.add(new TableEffect(identity(e), e.string("table_key"), chain.get(0), confirmedTx, chain,
@@ -374,10 +388,26 @@ public final class SidecarCodec {
       }
       schemaApply = new RecoverySidecar.SchemaApplyPayload(o.string("schema_apply_target_schema_ir_hash"), created);
     }
+    List<RecoverySidecar.GroupMember> members = null;
+    if (kind == WriterKind.GROUP_COMMIT) {
+      members = new ArrayList<>();
+      for (Obj m : o.array("group_members")) {
+        m.allow("graph_commit_id", "actor_id", "message", "created_at", "table_keys");
+        List<String> keys = new ArrayList<>();
+        for (JsonNode k : m.required("table_keys")) {
+          if (!k.isTextual()) {
+            throw new IllegalArgumentException("group_members.table_keys holds a non-string");
+          }
+          keys.add(k.asText());
+        }
+        members.add(new RecoverySidecar.GroupMember(m.string("graph_commit_id"), m.nullableString("actor_id"),
+            m.nullableString("message"), m.u64("created_at"), keys));
+      }
+    }
     return new RecoverySidecar(o.string("operation_id"), started, o.nullableString("branch"),
         o.nullableString("actor_id"), kind, pins,
         new ProtocolV3(authority, lineage, p.string("rollback_graph_commit_id"), outcomes, phase, effects, slots),
-        schemaApply);
+        schemaApply, members);
   }
 
   private static TableIdentity identity(Obj o) {
@@ -409,10 +439,11 @@ public final class SidecarCodec {
       String canonical = canonicalUri.apply(pin);
       fail(!pin.tablePath().equals(canonical), "pins " + pin.tableKey() + " at " + pin.tablePath()
           + ", a foreign or non-canonical URI (expected " + canonical + ")");
-      if (s.writerKind() == WriterKind.BRANCH_MERGE) {
+      if (s.writerKind() == WriterKind.BRANCH_MERGE || s.writerKind() == WriterKind.GROUP_COMMIT) {
         TableEffect chained = p.effect(pin.identity()).orElseThrow(
             () -> new SidecarFormatException("has no effect for pinned table " + pin.tableKey()));
-        fail(chained.chain() == null, "is a BranchMerge sidecar without a transaction chain for " + pin.tableKey());
+        fail(chained.chain() == null, "is a " + s.writerKind().json() + " sidecar without a transaction chain for "
+            + pin.tableKey());
         List<TransactionIdentity> chain = chained.chain();
         for (int i = 0; i < chain.size(); i++) {
           fail(chain.get(i).readVersion() != pin.expectedVersion() + i, "chains " + pin.tableKey()
@@ -459,6 +490,9 @@ public final class SidecarCodec {
       fail(!p.effects().isEmpty() || !p.intendedDelta().isEmpty(), "is an Optimize sidecar with exact effects");
       fail(p.effectPhase() != EffectPhase.ARMED, "is an Optimize sidecar that is not Armed");
       return;
+    }
+    if (s.writerKind() == WriterKind.GROUP_COMMIT) {
+      GroupCommitShape.validate(s);
     }
     if (s.writerKind() == WriterKind.BRANCH_MERGE) {
       // Pointer-only tables of a merge have a delta slot (already confirmed: the source's version)

@@ -269,6 +269,46 @@ public final class WriteIntent {
     return new WriteIntent(store, s, token);
   }
 
+  /**
+   * Phase A of a group commit (docs/concurrency.md, "Group commit"): the v9 {@code GroupCommit}
+   * sidecar (payload {@code protocol_v4}, the merge's chain shape, plus {@code group_members}) with
+   * every table's pre-minted chain — one transaction per member touching the table, in member order —
+   * and the member list; its lineage is the last member's commit. Armed once and confirmed once for
+   * the whole batch ({@link #confirm}).
+   *
+   * @param members the batch in chain order (at least two), each with the tables it touches
+   * @param chains per table the chain of its members' transaction UUIDs, in member order
+   * @param expectedHead the head every member was prepared against (the first member's parent)
+   */
+  public static WriteIntent armGroup(SidecarStore store, String branch, Optional<String> expectedHead,
+      RecoverySweep.SchemaAuthority schema, List<RecoverySidecar.GroupMember> members, List<PlannedChain> chains) {
+    List<TablePin> pins = new ArrayList<>();
+    List<TableEffect> effects = new ArrayList<>();
+    List<TableUpdateSlot> slots = new ArrayList<>();
+    for (PlannedChain t : chains) {
+      if (t.firstTouch()) {
+        throw new IllegalArgumentException("a group commit forks no table");
+      }
+      pins.add(new TablePin(t.identity(), t.tableKey(), t.tableUri(), t.expectedVersion(),
+          t.expectedVersion() + t.uuids().size(), null, t.tableBranch()));
+      List<TransactionIdentity> chain = new ArrayList<>();
+      for (int i = 0; i < t.uuids().size(); i++) {
+        chain.add(new TransactionIdentity(t.expectedVersion() + i, t.uuids().get(i)));
+      }
+      effects.add(new TableEffect(t.identity(), t.tableKey(), chain.get(0), null, chain, null));
+      slots.add(new TableUpdateSlot(t.identity(), t.tableKey(), t.expectedVersion(), t.tableBranch(), null));
+    }
+    RecoverySidecar.GroupMember last = members.get(members.size() - 1);
+    ProtocolV3 p = new ProtocolV3(new AuthorityToken(branchIdentifier(branch), expectedHead.orElse(null),
+        schema.domain(), schema.irHash(), schema.identityVersion()),
+        new Lineage(last.graphCommitId(), GraphBranch.toColumn(branch), last.actorId(), null, last.createdAtMicros(),
+            last.message()), Ulid.generate(), null, EffectPhase.ARMED, effects, slots);
+    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+        last.actorId(), WriterKind.GROUP_COMMIT, pins, p, null, members);
+    String token = store.arm(s);
+    return new WriteIntent(store, s, token);
+  }
+
   /** @return the operation id (the sidecar's file stem) */
   public String operationId() {
     return sidecar.operationId();

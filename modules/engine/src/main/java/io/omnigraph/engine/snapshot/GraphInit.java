@@ -50,11 +50,14 @@ public final class GraphInit {
       throw new ConflictException("schema files appeared at " + uri + " during init", null);
     }
     List<ManifestStore.GenesisTable> genesis = new ArrayList<>();
-    for (TableSpec t : schema.tables()) {
-      var loc = root.lance(t.path());
-      long v = tables.writer().createTable(loc, t.tableKey(), t.arrowSchema(), List.of());
+    // The empty tables are independent of each other: created two at a time (table.PerTable).
+    List<TableSpec> specs = schema.tables();
+    List<Long> versions = io.omnigraph.engine.table.PerTable.map(specs,
+        t -> tables.writer().createTable(root.lance(t.path()), t.tableKey(), t.arrowSchema(), List.of()));
+    for (int i = 0; i < specs.size(); i++) {
+      TableSpec t = specs.get(i);
       genesis.add(new ManifestStore.GenesisTable(new TableIdentity(t.stableTableId(), t.tableIncarnationId()),
-          t.tableKey(), v, loc.uri()));
+          t.tableKey(), versions.get(i), root.lance(t.path()).uri()));
     }
     ManifestState genesisState = manifest.createGenesis(genesis, Ulid.generate(), GraphWrite.nowMicros());
     root.delete(INIT_CLAIM);

@@ -161,17 +161,20 @@ public final class SnapshotResolver {
     }
     GraphCommit c = commit.orElseThrow(() -> new NotFoundException("no commit '" + id
         + "' in the graph at " + root.uri(), new ErrorDetail.Validation(null, null, "ref", UNKNOWN_COMMIT)));
-    if (c.manifestVersion() == latest.manifestVersion()) {
+    // An earlier member of a group commit shares its manifest version with the members after it:
+    // its state is that version as of its own pins (docs/concurrency.md, "Group commit").
+    boolean member = latest.supersededAtItsVersion(c);
+    if (c.manifestVersion() == latest.manifestVersion() && !member) {
       return latest;
     }
     String madeOn = GraphBranch.fromColumn(c.branch());
     ManifestState at;
     try {
-      at = manifest.readVersion(madeOn, c.manifestVersion());
+      at = member ? manifest.readAsOf(madeOn, c.manifestVersion(), c) : manifest.readVersion(madeOn, c.manifestVersion());
     } catch (NotFoundException e) {
       // The branch the commit was made on is gone; the branch it was found on forked from it at or
       // after that version, and Lance opens a branch at any version of its ancestry.
-      at = manifest.readVersion(foundOn, c.manifestVersion());
+      at = member ? manifest.readAsOf(foundOn, c.manifestVersion(), c) : manifest.readVersion(foundOn, c.manifestVersion());
     }
     if (at.commit(id).isEmpty()) {
       throw new InternalErrorException("corrupted graph manifest: commit " + id + " names manifest version "

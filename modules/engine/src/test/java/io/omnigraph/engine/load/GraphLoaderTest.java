@@ -211,6 +211,65 @@ class GraphLoaderTest {
     }
 
     @Test
+    void aPipelinedOverwriteWritesEachBatchOnTheWriterThreadWhileTheLoaderReadsOn() throws Exception {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 10; i++) {
+        in.append("{\"type\":\"Note\",\"data\":{\"id\":\"n").append(i).append("\",\"text\":\"t").append(i).append("\"}}\n");
+      }
+      Thread loaderThread = Thread.currentThread();
+      List<String> opens = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<String> written = java.util.Collections.synchronizedList(new ArrayList<>());
+      try (org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
+          ValidatedLoad l = new GraphLoader(COMPILED, LoadMode.OVERWRITE).allocator(alloc)
+              .pipelinedBatchSink(spec -> {
+                opens.add(spec.tableKey() + (Thread.currentThread() == loaderThread ? "@loader" : "@other"));
+                return b -> {
+                  // The batch is the writer's: it stays intact while the loader fills the next one.
+                  try {
+                    Thread.sleep(30);
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                  StringBuilder ids = new StringBuilder(Thread.currentThread().getName() + ":");
+                  for (int r = 0; r < b.getRowCount(); r++) {
+                    ids.append(b.getVector("id").getObject(r)).append(',');
+                  }
+                  written.add(ids.toString());
+                };
+              }, 4)
+              .load(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)))) {
+        // Every batch was written before load() returned, in order, on the writer thread.
+        assertThat(written).containsExactly("omnigraph-load-writer:n0,n1,n2,n3,", "omnigraph-load-writer:n4,n5,n6,n7,",
+            "omnigraph-load-writer:n8,n9,");
+        assertThat(opens).containsExactly("node:Note@loader");
+        assertThat(l.table("node:Note").orElseThrow().size()).isEqualTo(10);
+      }
+    }
+
+    @Test
+    void aFailedPipelinedWriteFailsTheLoadAsRaisedAndLeaksNoBatch() throws Exception {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 20; i++) {
+        in.append("{\"type\":\"Note\",\"data\":{\"id\":\"n").append(i).append("\",\"text\":\"t").append(i).append("\"}}\n");
+      }
+      io.omnigraph.api.StorageFailureException boom = new io.omnigraph.api.StorageFailureException("disk full", null);
+      List<Integer> sizes = java.util.Collections.synchronizedList(new ArrayList<>());
+      try (org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator()) {
+        assertThatThrownBy(() -> new GraphLoader(COMPILED, LoadMode.OVERWRITE).allocator(alloc)
+            .pipelinedBatchSink(spec -> b -> {
+              sizes.add(b.getRowCount());
+              if (sizes.size() == 2) {
+                throw boom;
+              }
+            }, 4)
+            .load(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8))))
+            .isSameAs(boom);
+        assertThat(sizes).containsExactly(4, 4); // the writer stopped at its failure
+        assertThat(alloc.getAllocatedMemory()).isZero(); // the batches in flight were released
+      }
+    }
+
+    @Test
     void oneParserReadsManyLinesAndLinesAfterADeclinedOneStayFast() throws Exception {
       StringBuilder in = new StringBuilder();
       for (int i = 0; i < 50; i++) {

@@ -90,6 +90,71 @@ class ManifestPublisherTest {
     assertThat(reread.table("node:Person").orElseThrow().rowCount()).isEqualTo(7);
   }
 
+  static TableUpdate person(long v, long rows) {
+    return new TableUpdate(PERSON, "node:Person", v, rows, "file:///x/nodes/p");
+  }
+
+  static TableUpdate knows(long v, long rows) {
+    return new TableUpdate(KNOWS, "edge:Knows", v, rows, "file:///x/edges/k");
+  }
+
+  @Test
+  void aGroupPublishRecordsOneCommitPerMemberEachPinningTheTablesAsOfThatMember() {
+    genesis();
+    PublishRequest group = PublishRequest.group(GraphBranch.MAIN, List.of(person(3, 9), knows(2, 4)),
+        Map.of("node:Person", 1L, "edge:Knows", 1L), Optional.of("GENESIS"), List.of(
+            new ManifestPublisher.GroupStep(new LineageIntent("M1", "a", "first", 21), List.of(person(2, 8))),
+            new ManifestPublisher.GroupStep(new LineageIntent("M2", "b", "second", 22), List.of(knows(2, 4)))),
+        new LineageIntent("M3", "c", "third", 23));
+    ManifestState after = new ManifestPublisher(tables, store).publish(group);
+    ManifestState reread = read();
+    assertThat(reread).isEqualTo(after);
+    assertThat(reread.manifestVersion()).isEqualTo(2);
+    assertThat(reread.graphHeads()).containsEntry("main", "M3");
+    GraphCommit m1 = reread.commit("M1").orElseThrow();
+    GraphCommit m2 = reread.commit("M2").orElseThrow();
+    GraphCommit m3 = reread.commit("M3").orElseThrow();
+    assertThat(List.of(m1.parentCommitId(), m2.parentCommitId(), m3.parentCommitId()))
+        .containsExactly("GENESIS", "M1", "M2");
+    assertThat(m1.tableVersions()).containsExactlyInAnyOrderEntriesOf(Map.of("node:Person", 2L, "edge:Knows", 1L));
+    assertThat(m2.tableVersions()).containsExactlyInAnyOrderEntriesOf(Map.of("node:Person", 2L, "edge:Knows", 2L));
+    assertThat(m3.tableVersions()).containsExactlyInAnyOrderEntriesOf(Map.of("node:Person", 3L, "edge:Knows", 2L));
+    assertThat(List.of(m1.actorId(), m2.message(), m3.actorId())).containsExactly("a", "second", "c");
+    assertThat(reread.head(GraphBranch.MAIN).orElseThrow().commitId()).isEqualTo("M3");
+    assertThat(reread.table("node:Person").orElseThrow().version()).isEqualTo(3);
+    assertThat(reread.table("node:Person").orElseThrow().rowCount()).isEqualTo(9);
+    assertThat(reread.supersededAtItsVersion(m1)).isTrue();
+    assertThat(reread.supersededAtItsVersion(m2)).isTrue();
+    assertThat(reread.supersededAtItsVersion(m3)).isFalse();
+    // As of M1: Person at its version 2 with that version's row count, Knows untouched, M2/M3 not yet there.
+    ManifestState asOfM1 = store.readAsOf(GraphBranch.MAIN, 2, m1);
+    assertThat(asOfM1.table("node:Person").orElseThrow().version()).isEqualTo(2);
+    assertThat(asOfM1.table("node:Person").orElseThrow().rowCount()).isEqualTo(8);
+    assertThat(asOfM1.table("edge:Knows").orElseThrow().version()).isEqualTo(1);
+    assertThat(asOfM1.graphHeads()).containsEntry("main", "M1");
+    assertThat(asOfM1.commit("M2")).isEmpty();
+    assertThat(asOfM1.head(GraphBranch.MAIN).orElseThrow().commitId()).isEqualTo("M1");
+    ManifestState asOfM2 = store.readAsOf(GraphBranch.MAIN, 2, m2);
+    assertThat(asOfM2.table("edge:Knows").orElseThrow().version()).isEqualTo(2);
+    assertThat(asOfM2.table("node:Person").orElseThrow().version()).isEqualTo(2);
+    assertThat(asOfM2.commit("M3")).isEmpty();
+    // The next ordinary publish parents on the group's last member.
+    ManifestState next = new ManifestPublisher(tables, store).publish(personTo(3, 4, Optional.of("M3"), "C4"));
+    assertThat(next.head(GraphBranch.MAIN).orElseThrow().parentCommitId()).isEqualTo("M3");
+  }
+
+  @Test
+  void aGroupPublishRefusesAChainOutOfOrder() {
+    assertThatThrownBy(() -> PublishRequest.group(GraphBranch.MAIN, List.of(person(2, 9)),
+        Map.of("node:Person", 1L), Optional.empty(), List.of(
+            new ManifestPublisher.GroupStep(new LineageIntent("M1", null, null, 21), List.of(person(3, 8)))),
+        new LineageIntent("M2", null, null, 22))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PublishRequest.group(GraphBranch.MAIN, List.of(person(3, 9)),
+        Map.of("node:Person", 1L), Optional.empty(), List.of(
+            new ManifestPublisher.GroupStep(new LineageIntent("M1", null, null, 22), List.of(person(2, 8)))),
+        new LineageIntent("M2", null, null, 22))).isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void aMovedTableVersionIsAPublishedVersionConflict() {
     genesis();

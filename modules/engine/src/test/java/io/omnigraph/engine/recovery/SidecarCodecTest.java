@@ -200,6 +200,60 @@ class SidecarCodecTest {
     assertThatThrownBy(() -> parse(bad)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("chain of 3");
   }
 
+  /** A GroupCommit sidecar: members m0 and m2 touch node:Person (a chain of two from 12), m1 touches edge:Knows. */
+  static RecoverySidecar group(List<RecoverySidecar.GroupMember> members) {
+    RecoverySidecar a = armed();
+    RecoverySidecar.ProtocolV3 p = a.protocol();
+    RecoverySidecar.TablePin pin = a.tables().get(0);
+    var knows = new io.omnigraph.engine.manifest.TableIdentity(5, 6);
+    RecoverySidecar.GroupMember last = members.get(members.size() - 1);
+    var lineage = new RecoverySidecar.Lineage(last.graphCommitId(), null, last.actorId(), null, last.createdAtMicros(),
+        last.message());
+    List<RecoverySidecar.TransactionIdentity> person = List.of(CHAIN.get(0), CHAIN.get(1));
+    List<RecoverySidecar.TransactionIdentity> edge = List.of(new RecoverySidecar.TransactionIdentity(3, "k0"));
+    return new RecoverySidecar(a.operationId(), a.startedAtMicros(), null, last.actorId(),
+        RecoverySidecar.WriterKind.GROUP_COMMIT,
+        List.of(new RecoverySidecar.TablePin(PERSON, "node:Person", pin.tablePath(), 12, 14, null, null),
+            new RecoverySidecar.TablePin(knows, "edge:Knows", ROOT + knows.canonicalPath("edge:Knows"), 3, 4, null, null)),
+        new RecoverySidecar.ProtocolV3(p.authority(), lineage, p.rollbackGraphCommitId(), null,
+            RecoverySidecar.EffectPhase.ARMED,
+            List.of(new RecoverySidecar.TableEffect(PERSON, "node:Person", person.get(0), null, person),
+                new RecoverySidecar.TableEffect(knows, "edge:Knows", edge.get(0), null, edge)),
+            List.of(new RecoverySidecar.TableUpdateSlot(PERSON, "node:Person", 12, null, null),
+                new RecoverySidecar.TableUpdateSlot(knows, "edge:Knows", 3, null, null))),
+        null, members);
+  }
+
+  static RecoverySidecar.GroupMember member(String id, long at, String... tables) {
+    return new RecoverySidecar.GroupMember(id, "svc", "m " + id, at, List.of(tables));
+  }
+
+  @Test
+  void groupCommitSidecarsCarryChainsAndTheirMembers() throws Exception {
+    List<RecoverySidecar.GroupMember> members = List.of(member("01JZ8Q3V80000000000000000A", 100, "node:Person"),
+        member("01JZ8Q3V80000000000000000B", 101, "edge:Knows"),
+        member("01JZ8Q3V80000000000000000C", 102, "node:Person"));
+    RecoverySidecar s = group(members);
+    assertThat(CODEC.parse(name(), CODEC.write(s))).isEqualTo(s);
+    JsonNode n = tree(s);
+    assertThat(n.get("writer_kind").asText()).isEqualTo("GroupCommit");
+    assertThat(n.get("group_members")).hasSize(3);
+    assertThat(n.get("protocol_v4").get("effects").get(0).get("planned_transactions")).hasSize(2);
+    // refused: a chain that does not match the members touching it, members out of time order, a
+    // lineage that is not the last member, one member, group_members on another writer
+    assertThatThrownBy(() -> CODEC.write(group(List.of(members.get(0), members.get(1),
+        member("01JZ8Q3V80000000000000000C", 102, "edge:Knows"))))).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("member(s) touching it");
+    assertThatThrownBy(() -> CODEC.write(group(List.of(members.get(0), member("01JZ8Q3V80000000000000000B", 99,
+        "edge:Knows"), members.get(2))))).isInstanceOf(SidecarFormatException.class).hasMessageContaining("time order");
+    ObjectNode bad = tree(s);
+    ((ObjectNode) bad.get("protocol_v4").get("lineage")).put("graph_commit_id", "01JZ8Q3V80000000000000000A");
+    assertThatThrownBy(() -> parse(bad)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("last group member");
+    ObjectNode foreign = tree(confirmed());
+    foreign.set("group_members", n.get("group_members"));
+    assertThatThrownBy(() -> parse(foreign)).isInstanceOf(SidecarFormatException.class).hasMessageContaining("group_members");
+  }
+
   @Test
   void ensureIndicesSidecarsCarryTheirPayloadAsProtocolV8() throws Exception {
     RecoverySidecar s = confirmed();
