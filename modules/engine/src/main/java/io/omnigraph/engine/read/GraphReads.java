@@ -29,9 +29,9 @@ import java.util.Objects;
 public final class GraphReads {
   private GraphReads() {}
 
-  /** A read query checked against one schema. */
+  /** A read query checked against one schema, with its idle plans for that schema. */
   record Prepared(String queryName, String schemaHash, String gqText, CheckedRead checked, List<QueryResult.Column> columns,
-      CompiledSchema schema) implements PreparedQuery {}
+      CompiledSchema schema, PlanPool plans) implements PreparedQuery {}
 
   /**
    * Parses and type-checks one read query. Pure.
@@ -42,7 +42,8 @@ public final class GraphReads {
     Objects.requireNonNull(gqText, "gqText");
     Objects.requireNonNull(queryName, "queryName");
     CheckedRead read = check(schema, gqText, queryName);
-    return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read), schema);
+    return new Prepared(queryName, schema.ir().hash(), gqText, read, ReadPlan.columns(schema.catalog(), read), schema,
+        new PlanPool());
   }
 
   /** Type-checks every query of a file; see {@link io.omnigraph.api.Graph#checkQueries}. Pure. */
@@ -120,14 +121,21 @@ public final class GraphReads {
     try (GraphSnapshot snap = snapshots.resolveForRead(ref(options))) {
       CheckedRead checked = p.checked();
       // the resolver hands out the schema object it verified last, so identity is the common case
-      if (snap.schema() != p.schema() && !snap.schema().ir().hash().equals(p.schemaHash())) {
+      boolean sameSchema = snap.schema() == p.schema() || snap.schema().ir().hash().equals(p.schemaHash());
+      if (!sameSchema) {
         checked = check(snap.schema(), p.gqText(), p.queryName());
       }
       Map<String, Object> bound = bind(checked, params);
-      ReadPlan plan = ReadPlan.plan(snap.schema().catalog(), checked, bound, System.currentTimeMillis());
+      long now = System.currentTimeMillis();
+      // a plan depends on the schema only: the prepared query's plans serve every snapshot of its schema
+      ReadPlan plan = sameSchema && !explainOnly ? p.plans().take(bound, now) : null;
+      boolean reused = plan != null;
+      if (plan == null) {
+        plan = ReadPlan.plan(snap.schema().catalog(), checked, bound, now);
+      }
       String commit = commitOf(snap);
       if (explainOnly) {
-        return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain(s -> s.query == null || TextSearch.queryTokens(s.query).isEmpty() ? "no query tokens: matches nothing"
+        return new Outcome(null, "snapshot " + snap.ref().text() + " @ commit " + commit + "\n" + plan.explain(s -> s.query() == null || TextSearch.queryTokens(s.query()).isEmpty() ? "no query tokens: matches nothing"
             : !ReadExecutor.forcedSearch().equals("memory")
                 && snap.hasIndex(s.binding.tableKey(), new io.omnigraph.engine.table.IndexSpec.Inverted(s.column, null).name())
                 ? "Lance inverted index" : "in memory, no inverted index")
@@ -136,7 +144,9 @@ public final class GraphReads {
                     + ", prefiltered)\n"
                 : "  nearest: exact scan, executor top-" + plan.limit + " heap\n"));
       }
-      List<Object[]> rows = new ReadExecutor(snap, plan).run();
+      ReadExecutor executor = new ReadExecutor(snap, plan);
+      executor.count(reused ? "plan reused" : "plan built");
+      List<Object[]> rows = executor.run();
       List<Object[]> typed = new ArrayList<>(rows.size());
       for (Object[] r : rows) {
         Object[] t = new Object[r.length];
@@ -145,8 +155,12 @@ public final class GraphReads {
         }
         typed.add(t);
       }
-      return new Outcome(new ReadResult(p.queryName(), commit,
+      Outcome out = new Outcome(new ReadResult(p.queryName(), commit,
           plan.projections.stream().map(ReadPlan.Projection::column).toList(), typed), null);
+      if (sameSchema) {
+        p.plans().give(plan); // only after a complete run: a failed run's plan is dropped
+      }
+      return out;
     }
   }
 

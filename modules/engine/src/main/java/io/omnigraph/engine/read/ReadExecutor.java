@@ -269,7 +269,8 @@ final class ReadExecutor {
    */
   private void search(SearchSpec s) {
     String table = s.binding.tableKey();
-    java.util.Set<String> tokens = s.query == null ? java.util.Set.of() : TextSearch.queryTokens(s.query);
+    String query = s.query();
+    java.util.Set<String> tokens = query == null ? java.util.Set.of() : TextSearch.queryTokens(query);
     if (tokens.isEmpty()) {
       s.strategy = "no query tokens: matches nothing";
       s.result(Map.of());

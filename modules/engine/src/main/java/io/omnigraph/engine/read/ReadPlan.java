@@ -17,9 +17,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A read query ready to run on one snapshot: the binding pipeline ({@link Op}s), the
- * projections (values or aggregates), the orderings with their deterministic tie-break, and the
- * limit.
+ * A read query ready to run on a snapshot: the binding pipeline ({@link Op}s), the projections
+ * (values or aggregates), the orderings with their deterministic tie-break, and the limit.
+ *
+ * <p>A plan is built once per prepared query and reused (docs/queries.md, "Plan caching"): the
+ * parameter values and {@code now()} of an execution live in the plan's {@link Cells}, which
+ * {@link #bind} fills before each run. A plan instance holds per-run state (the cells, the pushed
+ * filters rebuilt from them, search results, rrf candidates, the residual filters' scratch slots),
+ * so it serves one execution at a time: {@link PlanPool} hands each execution its own instance.
  */
 final class ReadPlan {
   private static final PropertyType I64 = new PropertyType.Scalar(ScalarKind.I64);
@@ -75,9 +80,14 @@ final class ReadPlan {
   final Rrf rrf;
   /** The first ordering's nearest target when it is a nearest ordering, else null. */
   final NearestSpec nearest;
+  /** This plan's parameter values and clock reading. */
+  private final Cells cells;
+  /** Pushed filters rebuilt from {@link #cells} by {@link #bind}. */
+  private final List<Rebind> rebinds;
 
   private ReadPlan(String queryName, List<Binding> bindings, List<Op> ops, List<Projection> projections, boolean aggregate,
-      List<Order> orderings, List<Binding> tieBreak, long limit, List<SearchSpec> searches, NearestSpec nearest) {
+      List<Order> orderings, List<Binding> tieBreak, long limit, List<SearchSpec> searches, NearestSpec nearest,
+      Cells cells, List<Rebind> rebinds) {
     this.queryName = queryName;
     this.bindings = bindings;
     this.ops = ops;
@@ -89,6 +99,84 @@ final class ReadPlan {
     this.searches = searches;
     this.rrf = orderings.isEmpty() ? null : orderings.get(0).rrf();
     this.nearest = nearest;
+    this.cells = cells;
+    this.rebinds = rebinds;
+  }
+
+  /**
+   * The values an execution gives a plan: each declared parameter's bound value (by declaration
+   * order) and the clock reading {@code now()} returns (one per execution).
+   */
+  static final class Cells {
+    private final Map<String, Integer> index = new HashMap<>();
+    private final String[] names;
+    final Object[] values;
+    long now;
+
+    Cells(List<QueryAst.ParamDecl> decls) {
+      names = new String[decls.size()];
+      for (int i = 0; i < names.length; i++) {
+        names[i] = decls.get(i).name();
+        index.put(names[i], i);
+      }
+      values = new Object[names.length];
+    }
+
+    int index(String name) {
+      return index.get(name);
+    }
+
+    void set(Map<String, Object> params, long nowMillis) {
+      for (int i = 0; i < names.length; i++) {
+        values[i] = params.get(names[i]);
+      }
+      now = nowMillis;
+    }
+  }
+
+  /**
+   * A pushed filter whose constant is a parameter or {@code now()}: {@link #bind} rebuilds it from
+   * the execution's value ({@link ReadPlanner.Pusher#make} gives the exact Lance filter for any value
+   * it can push, whatever the plan was built with). A value that cannot be pushed exactly (a number
+   * the column's type cannot hold, say) does not fit: that execution gets a plan of its own, which
+   * evaluates the filter in memory.
+   *
+   * @param binding the variable whose scan it filters
+   * @param index its position in {@link Binding#pushed}
+   * @param pusher builds it from the constant's value
+   */
+  record Rebind(Binding binding, int index, ReadPlanner.Pusher pusher) {
+    boolean apply() {
+      io.omnigraph.engine.plan.RowFilter f = pusher.make();
+      if (f == null) {
+        return false;
+      }
+      binding.pushed.set(index, f);
+      return true;
+    }
+  }
+
+  /**
+   * Readies this plan for an execution with these parameter values and clock reading: fills the
+   * cells, rebuilds the pushed filters that read them, and forgets the previous run's search
+   * results and rrf candidates.
+   *
+   * @return false when the values do not fit the plan's shape (see {@link Rebind}); then the plan
+   *     must not run with them
+   */
+  boolean bind(Map<String, Object> params, long nowMillis) {
+    cells.set(params, nowMillis);
+    for (Rebind r : rebinds) {
+      if (!r.apply()) {
+        return false;
+      }
+    }
+    searches.forEach(SearchSpec::reset);
+    if (rrf != null) {
+      rrf.ranked = null;
+      rrf.candidates = null;
+    }
+    return true;
   }
 
   /** @return the result columns of a checked query without planning it (for prepared queries) */
@@ -103,8 +191,14 @@ final class ReadPlan {
     return m;
   }
 
+  /**
+   * Plans {@code query} for these parameter values and clock reading; the plan can then be
+   * {@link #bind rebound} to other executions' values.
+   */
   static ReadPlan plan(Catalog catalog, CheckedRead query, Map<String, Object> params, long nowMillis) {
-    ReadPlanner planner = new ReadPlanner(catalog, query, params, nowMillis);
+    Cells cells = new Cells(query.params());
+    cells.set(params, nowMillis);
+    ReadPlanner planner = new ReadPlanner(catalog, query, cells);
     ReadPlanner.Lowered lowered = planner.lower(query.body().match());
     Map<String, Binding> scope = lowered.scope();
     QueryAst.ReadBody body = query.body();
@@ -148,7 +242,7 @@ final class ReadPlan {
       }
     }
     return new ReadPlan(query.name(), planner.bindings, lowered.ops(), projections, aggregate, orderings, tie, limit,
-        List.copyOf(planner.searches), firstNearest);
+        List.copyOf(planner.searches), firstNearest, cells, List.copyOf(planner.rebinds));
   }
 
   private static Projection projection(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Projection p,
@@ -243,12 +337,13 @@ final class ReadPlan {
   private static Order nearest(ReadPlanner planner, Map<String, Binding> scope, QueryAst.Call c) {
     Val vec = planner.exprIn(c.args().get(0), scope);
     Expr qe = c.args().get(1);
-    float[] query;
+    java.util.function.Supplier<float[]> target;
     if (qe instanceof QueryAst.LiteralExpr l && l.literal() instanceof QueryAst.ListLit list) {
-      query = new float[list.items().size()];
+      float[] query = new float[list.items().size()];
       for (int i = 0; i < query.length; i++) {
-        query[i] = ((Number) ReadPlanner.literal(list.items().get(i)).fn().apply(new Entity[0])).floatValue();
+        query[i] = ((Number) ReadPlanner.literal(list.items().get(i)).fn().apply(ReadPlanner.NO_SLOTS)).floatValue();
       }
+      target = () -> query;
     } else {
       Val q = planner.exprIn(qe, scope);
       if (ReadValues.kind(q.type()) == ScalarKind.STRING) {
@@ -257,21 +352,20 @@ final class ReadPlan {
             + " pass a Vector(n) parameter or a numeric list literal instead",
             new ErrorDetail.Validation(null, null, null, "embedding_unavailable"));
       }
-      query = (float[]) q.fn().apply(new Entity[0]); // a null query vector has no neighbours
-
+      target = () -> (float[]) q.fn().apply(ReadPlanner.NO_SLOTS); // a null query vector has no neighbours
     }
-    float[] target = query;
     if (c.args().get(0) instanceof QueryAst.PropAccess pa && vec.vars().size() == 1) {
-      planner.nearest = new NearestSpec(vec.vars().iterator().next(), pa.property(), query);
+      planner.nearest = new NearestSpec(vec.vars().iterator().next(), pa.property(), target);
     }
     java.util.function.Function<Entity[], Object> fn = s -> {
       float[] x = (float[]) vec.fn().apply(s);
-      if (x == null || target == null) {
+      float[] t = target.get();
+      if (x == null || t == null) {
         return null;
       }
       double d = 0;
       for (int i = 0; i < x.length; i++) {
-        double diff = (double) x[i] - target[i];
+        double diff = (double) x[i] - t[i];
         d += diff * diff;
       }
       return d;
@@ -311,9 +405,15 @@ final class ReadPlan {
   }
 
   /**
-   * A {@code nearest} ordering's target: the variable, its vector property and the query vector.
+   * A {@code nearest} ordering's target: the variable, its vector property and the query vector
+   * (a literal, or the execution's parameter value).
    */
-  record NearestSpec(Binding binding, String column, float[] query) {}
+  record NearestSpec(Binding binding, String column, java.util.function.Supplier<float[]> target) {
+    /** @return this execution's query vector, or null (no neighbours) */
+    float[] query() {
+      return target.get();
+    }
+  }
 
   /**
    * An rrf ordering's state: the arms, and per run each arm's ranked candidate ids.

@@ -30,29 +30,37 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Lowers a type-checked read query with bound parameters into a {@link ReadPlan}
- * (docs/queries.md, "Execution"): variables get slots, single-variable filters and property
- * matches go to the binding that introduces the variable (pushed into its Lance scan when they
- * are plain comparisons of a scalar column with a constant), traversals become expands from the
- * bound side, separate components are cross-joined, multi-variable filters and negations run as
- * soon as every variable they read is bound.
+ * Lowers a type-checked read query into a {@link ReadPlan} (docs/queries.md, "Execution"):
+ * variables get slots, single-variable filters and property matches go to the binding that
+ * introduces the variable (pushed into its Lance scan when they are plain comparisons of a scalar
+ * column with a constant), traversals become expands from the bound side, separate components are
+ * cross-joined, multi-variable filters and negations run as soon as every variable they read is
+ * bound. Parameters and {@code now()} are read from the plan's {@link ReadPlan.Cells} when the plan
+ * runs, so one plan serves many executions; a pushed filter whose constant is one of them is
+ * registered as a {@link ReadPlan.Rebind} that rebuilds it from the execution's values
+ * (docs/queries.md, "Plan caching").
  */
 final class ReadPlanner {
   private static final PropertyType STRING = new PropertyType.Scalar(ScalarKind.STRING);
   private static final PropertyType BOOL = new PropertyType.Scalar(ScalarKind.BOOL);
 
+  /** Slots of no binding: what a constant expression (literal, parameter, {@code now()}) is evaluated on. */
+  static final Entity[] NO_SLOTS = new Entity[0];
+
   private final Catalog catalog;
-  private final Map<String, Object> params;
+  private final ReadPlan.Cells cells;
   private final Map<String, QueryAst.ParamDecl> paramDecls = new LinkedHashMap<>();
-  private final long nowMillis;
+  /** The expressions whose value is a cell (a parameter or {@code now()}), by identity. */
+  private final Set<Val> cellVals = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Pushed filters rebuilt from the cells on every execution. */
+  final List<ReadPlan.Rebind> rebinds = new ArrayList<>();
   final List<Binding> bindings = new ArrayList<>();
   private int anon;
   private int local;
 
-  ReadPlanner(Catalog catalog, CheckedRead query, Map<String, Object> params, long nowMillis) {
+  ReadPlanner(Catalog catalog, CheckedRead query, ReadPlan.Cells cells) {
     this.catalog = catalog;
-    this.params = params;
-    this.nowMillis = nowMillis;
+    this.cells = cells;
     query.params().forEach(p -> paramDecls.put(p.name(), p));
   }
 
@@ -297,15 +305,16 @@ final class ReadPlanner {
     Predicate<Entity[]> test = predicate(l, op, r);
     if (vars.size() == 1 && own.containsAll(vars)) {
       Binding b = vars.iterator().next();
-      RowFilter pushed = pushable(b, l, op, r);
+      Pusher pusher = pushable(b, l, op, r);
+      RowFilter pushed = pusher == null ? null : pusher.make();
       if (pushed != null) {
-        String column = pushed instanceof RowFilter.Compare c ? c.column().name()
-            : pushed instanceof RowFilter.Text t ? t.column().name()
-            : pushed instanceof RowFilter.ListHas h ? h.column().name() : "";
-        if (!column.equals("id") && !column.equals("src") && !column.equals("dst")) {
-          b.release(column);
+        if (!pusher.column().equals("id") && !pusher.column().equals("src") && !pusher.column().equals("dst")) {
+          b.release(pusher.column());
         }
-        b.pushed.add(keyAsId(b, pushed));
+        b.pushed.add(pushed);
+        if (cellVals.contains(pusher.constant())) {
+          rebinds.add(new ReadPlan.Rebind(b, b.pushed.size() - 1, pusher));
+        }
       } else {
         addResidual(b, test, text);
       }
@@ -326,27 +335,35 @@ final class ReadPlanner {
   }
 
   /**
-   * {@code key = "v"} on a node type whose {@code @key} is that one String (or enum) property is
-   * {@code id = "v"}: such a node's id is its key value (docs/ndjson-format.md, "Node ids") and a key
-   * member never changes (docs/mutations.md), so the two select the same rows, and the {@code id}
-   * BTREE index ({@code id_idx}, docs/indexes.md) answers the second without a scan.
+   * How to push {@code column op constant} into a Lance scan for the constant's value of an
+   * execution: {@link #make} evaluates the constant and builds the filter, or returns null when
+   * that value cannot be pushed exactly (at planning: the filter runs in memory; when a cached plan
+   * is rebound: the plan does not fit the execution, which gets a plan of its own).
+   *
+   * @param constant the constant side (a literal, a parameter or {@code now()})
+   * @param column the column the filter reads (released from the in-memory projection)
+   * @param build the filter for a value, or null
    */
-  private RowFilter keyAsId(Binding b, RowFilter f) {
-    if (b.edge || !(f instanceof RowFilter.Compare c) || c.op() != CompOp.EQ || !(c.value() instanceof String)
-        || c.column().scalarKind() != ScalarKind.STRING || c.column().name().equals("id")) {
-      return f;
+  record Pusher(Val constant, String column, Function<Object, RowFilter> build) {
+    RowFilter make() {
+      return build.apply(constant.fn().apply(NO_SLOTS));
     }
-    List<String> key = catalog.node(b.typeName).flatMap(NodeType::key).map(io.omnigraph.engine.schema.Constraint.Key::fields).orElse(List.of());
-    return key.equals(List.of(c.column().name())) ? new RowFilter.Compare(ColumnRef.system("id"), CompOp.EQ, c.value()) : f;
   }
 
-  /** A Lance filter equivalent to {@code l op r}, or null when it cannot be pushed exactly. */
-  private RowFilter pushable(Binding b, Val l, FilterOp op, Val r) {
+  /**
+   * A Lance filter equivalent to {@code l op r}, or null when it cannot be pushed exactly.
+   *
+   * <p>{@code key = "v"} on a node type whose {@code @key} is that one String (or enum) property is
+   * pushed as {@code id = "v"}: such a node's id is its key value (docs/ndjson-format.md, "Node ids")
+   * and a key member never changes (docs/mutations.md), so the two select the same rows, and the
+   * {@code id} BTREE index ({@code id_idx}, docs/indexes.md) answers the second without a scan.
+   */
+  private Pusher pushable(Binding b, Val l, FilterOp op, Val r) {
     if (op == FilterOp.CONTAINS || op == FilterOp.STARTS_WITH) {
       return pushableText(b, l, op, r);
     }
-    Val col = l;
-    Val cst = r;
+    Val col;
+    Val cst;
     CompOp cmp = compOp(op);
     if (cmp == null) {
       return null;
@@ -369,15 +386,25 @@ final class ReadPlanner {
     if (ck == null) {
       return null;
     }
-    Object value = cst.fn().apply(new Entity[0]);
-    if (value == null) {
-      return new RowFilter.Compare(ref, cmp, null);
+    ScalarKind rk = ref.scalarKind();
+    CompOp c = cmp;
+    ColumnRef asId = c == CompOp.EQ && isKey(b, ref) ? ColumnRef.system("id") : ref;
+    return new Pusher(cst, ref.name(), value -> {
+      if (value == null) {
+        return new RowFilter.Compare(ref, c, null);
+      }
+      Object exact = ReadValues.exactIn(rk, ck, value);
+      return exact == null ? null : new RowFilter.Compare(exact instanceof String ? asId : ref, c, exact);
+    });
+  }
+
+  /** Whether {@code ref} is the one String (or enum) property of {@code b}'s node type's {@code @key}. */
+  private boolean isKey(Binding b, ColumnRef ref) {
+    if (b.edge || ref.scalarKind() != ScalarKind.STRING || ref.name().equals("id")) {
+      return false;
     }
-    Object exact = ReadValues.exactIn(ref.scalarKind(), ck, value);
-    if (exact == null) {
-      return null;
-    }
-    return new RowFilter.Compare(ref, cmp, exact);
+    List<String> key = catalog.node(b.typeName).flatMap(NodeType::key).map(io.omnigraph.engine.schema.Constraint.Key::fields).orElse(List.of());
+    return key.equals(List.of(ref.name()));
   }
 
   /**
@@ -385,7 +412,7 @@ final class ReadPlanner {
    * ({@code contains} or a property match on a list column) with a constant: a Lance filter
    * ({@code strpos}, {@code starts_with}, {@code array_has}) with the same meaning, or null.
    */
-  private RowFilter pushableText(Binding b, Val l, FilterOp op, Val r) {
+  private Pusher pushableText(Binding b, Val l, FilterOp op, Val r) {
     if (l.vars().isEmpty() || !r.vars().isEmpty() || r.type() == null) {
       return null;
     }
@@ -393,25 +420,25 @@ final class ReadPlanner {
     if (ref == null) {
       return null;
     }
-    Object value = r.fn().apply(new Entity[0]);
     if (ref.type() instanceof PropertyType.ListOf list) {
       ScalarKind ck = ReadValues.kind(r.type());
       if (op != FilterOp.CONTAINS || ck == null || list.item() == ScalarKind.BLOB) {
         return null;
       }
-      if (value == null) {
-        return new RowFilter.Constant(false); // null never matches
-      }
-      Object exact = ReadValues.exactIn(list.item(), ck, value);
-      return exact == null ? null : new RowFilter.ListHas(ref, list.item(), exact);
+      return new Pusher(r, ref.name(), value -> {
+        if (value == null) {
+          return new RowFilter.Constant(false); // null never matches
+        }
+        Object exact = ReadValues.exactIn(list.item(), ck, value);
+        return exact == null ? null : new RowFilter.ListHas(ref, list.item(), exact);
+      });
     }
     if (ref.scalarKind() != ScalarKind.STRING || ReadValues.kind(r.type()) != ScalarKind.STRING) {
       return null;
     }
-    if (value == null) {
-      return new RowFilter.Constant(false);
-    }
-    return new RowFilter.Text(ref, op == FilterOp.STARTS_WITH, (String) value);
+    boolean prefix = op == FilterOp.STARTS_WITH;
+    return new Pusher(r, ref.name(), value -> value == null ? new RowFilter.Constant(false)
+        : new RowFilter.Text(ref, prefix, (String) value));
   }
 
   /** The column a single-variable access {@code $v.p} reads, or null for other expressions. */
@@ -566,8 +593,7 @@ final class ReadPlanner {
       return literal(lit.literal());
     }
     if (e instanceof QueryAst.NowExpr) {
-      long now = nowMillis;
-      return new Val(new PropertyType.Scalar(ScalarKind.DATE_TIME), false, s -> now, Set.of(), "now()", false);
+      return now();
     }
     if (e instanceof QueryAst.Call c) {
       return call(c, scope);
@@ -592,17 +618,28 @@ final class ReadPlanner {
     if (v instanceof QueryAst.ParamRef p) {
       return param(p.name());
     }
-    long now = nowMillis;
-    return new Val(new PropertyType.Scalar(ScalarKind.DATE_TIME), false, s -> now, Set.of(), "now()", false);
+    return now();
   }
 
+  /** {@code now()}: the execution's clock reading, the same for the whole query. */
+  private Val now() {
+    ReadPlan.Cells c = cells;
+    Val v = new Val(new PropertyType.Scalar(ScalarKind.DATE_TIME), false, s -> c.now, Set.of(), "now()", false);
+    cellVals.add(v);
+    return v;
+  }
+
+  /** {@code $name}: the execution's bound value (nullable exactly when the declaration is). */
   private Val param(String name) {
     QueryAst.ParamDecl d = paramDecls.get(name);
     if (d == null) {
       throw new IllegalStateException("undeclared $" + name);
     }
-    Object value = params.get(name);
-    return new Val(d.type(), value == null, s -> value, Set.of(), "$" + name, false);
+    Object[] values = cells.values;
+    int i = cells.index(name);
+    Val v = new Val(d.type(), d.nullable(), s -> values[i], Set.of(), "$" + name, false);
+    cellVals.add(v);
+    return v;
   }
 
   static Val literal(QueryAst.Literal lit) {
@@ -648,7 +685,7 @@ final class ReadPlanner {
       ScalarKind k = null;
       for (QueryAst.Literal item : l.items()) {
         Val iv = literal(item);
-        items.add(iv.fn().apply(new Entity[0]));
+        items.add(iv.fn().apply(NO_SLOTS));
         k = ReadValues.kind(iv.type());
       }
       v = List.copyOf(items);
@@ -702,7 +739,6 @@ final class ReadPlanner {
       throw new InvalidInputException(c.function().spelling() + "(...)'s query must be a String literal or parameter, not "
           + q.text(), new ErrorDetail.Validation(null, null, null, "unsupported_query"));
     }
-    String query = (String) q.fn().apply(new Entity[0]);
     int edits = 0;
     if (c.function() == QueryAst.Function.FUZZY) {
       edits = 2;
@@ -718,11 +754,11 @@ final class ReadPlanner {
     String text = c.function().spelling() + "($" + b.written + "." + pa.property() + ", " + q.text()
         + (c.function() == QueryAst.Function.FUZZY ? ", " + edits : "") + ")";
     for (SearchSpec s : searches) {
-      if (s.sameAs(b, pa.property(), query, edits)) {
+      if (s.sameAs(b, pa.property(), q.text(), edits)) {
         return s;
       }
     }
-    SearchSpec s = new SearchSpec(b, pa.property(), query, edits, text);
+    SearchSpec s = new SearchSpec(b, pa.property(), q, edits, text);
     searches.add(s);
     return s;
   }

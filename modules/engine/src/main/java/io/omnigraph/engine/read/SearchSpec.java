@@ -12,8 +12,8 @@ import java.util.Set;
 final class SearchSpec {
   final Binding binding;
   final String column;
-  /** The query text; null (a null parameter) matches nothing. */
-  final String query;
+  /** The query text's expression (a literal or a parameter, read when the plan runs). */
+  private final Val queryVal;
   /** 0 for exact tokens, else the maximum edits per token ({@code fuzzy}). */
   final int maxEdits;
   /** As written, for plans. */
@@ -22,16 +22,28 @@ final class SearchSpec {
   String strategy;
   private Map<String, Double> scores;
 
-  SearchSpec(Binding binding, String column, String query, int maxEdits, String text) {
+  SearchSpec(Binding binding, String column, Val queryVal, int maxEdits, String text) {
     this.binding = binding;
     this.column = column;
-    this.query = query;
+    this.queryVal = queryVal;
     this.maxEdits = maxEdits;
     this.text = text;
   }
 
-  boolean sameAs(Binding b, String col, String q, int edits) {
-    return binding == b && column.equals(col) && java.util.Objects.equals(query, q) && maxEdits == edits;
+  /** @return the query text of this execution; null (a null parameter) matches nothing */
+  String query() {
+    return (String) queryVal.fn().apply(ReadPlanner.NO_SLOTS);
+  }
+
+  /** Whether a search of {@code col} of {@code b} with the query written as {@code queryText} is this one. */
+  boolean sameAs(Binding b, String col, String queryText, int edits) {
+    return binding == b && column.equals(col) && queryVal.text().equals(queryText) && maxEdits == edits;
+  }
+
+  /** Forgets the previous execution's result (the plan is about to run again). */
+  void reset() {
+    scores = null;
+    strategy = null;
   }
 
   /** Sets the run's result: relevance by id of every matching row. */

@@ -4,6 +4,7 @@ import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
 import io.omnigraph.api.LoadOptions;
 import io.omnigraph.api.Omnigraph;
+import io.omnigraph.api.PreparedQuery;
 import io.omnigraph.api.QueryOptions;
 import io.omnigraph.api.QueryParams;
 import io.omnigraph.api.QueryResult;
@@ -49,7 +50,10 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
  * OverwriteThenFilteredReadTest; raise {@link #DATASETS} when that is fixed.) Each try's seed (a jqwik sample) decides
  * everything it generates. On a disagreement the case (schema, NDJSON, query, parameters,
  * expected and actual rows) is written to {@code target/differential-failures/} and the failure
- * names the seed. Replay one seed with {@code -Domnigraph.differential.seed=<seed>} (property
+ * names the seed. A query with parameters is prepared once and executed twice: first with other
+ * values of its parameters (drawn from a second generator of the same seed, so the cases stay as
+ * they were), then with its own, and both answers are checked, so every such case also checks a
+ * cached plan rebound to new values (docs/queries.md, "Plan caching"). Replay one seed with {@code -Domnigraph.differential.seed=<seed>} (property
  * {@link #replay}); run a larger campaign with {@code -Domnigraph.differential.large=<tries>}
  * (property {@link #large}, 2,000 tries by default and skipped without the property).
  */
@@ -104,6 +108,7 @@ class DifferentialReadTest {
   /** Runs every case of one seed; throws {@link AssertionError} on the first disagreement. */
   static void runSeed(long seed) throws IOException {
     Random r = new Random(seed);
+    Random decoys = new Random(~seed);
     GraphModel schema = GraphGen.schema(r);
     Path dir = Files.createTempDirectory("differential");
     try (Graph graph = Omnigraph.init(dir.resolve("g").toString(), schema.pg())) {
@@ -118,29 +123,21 @@ class DifferentialReadTest {
           // even queries read through Lance scans, odd ones through the node cache (docs/queries.md, "Node cache")
           String cache = i % 2 == 0 ? "off" : "always";
           String label = "seed " + seed + " dataset " + d + " query " + i + " (node cache " + cache + ")";
-          Result expected = evaluator.evaluate(q);
-          List<String> columns;
-          List<List<Object>> actual;
           System.setProperty(CACHE_MODE, cache);
-          try (QueryResult result = graph.query(q.gq(), QueryModel.NAME, QueryParams.of(q.paramValues()),
-              QueryOptions.defaults())) {
-            columns = result.columns().stream().map(QueryResult.Column::name).toList();
-            actual = new ArrayList<>();
-            for (QueryResult.Row row : result.rows()) {
-              List<Object> values = new ArrayList<>();
-              for (int c = 0; c < columns.size(); c++) {
-                values.add(normalise(row.get(c)));
-              }
-              actual.add(values);
+          try {
+            PreparedQuery prepared;
+            try {
+              prepared = graph.prepareQuery(q.gq(), QueryModel.NAME);
+            } catch (RuntimeException e) {
+              throw fail(label, data, ndjson, q, evaluator.evaluate(q), null, "the engine threw " + e, e);
             }
-          } catch (RuntimeException e) {
-            throw fail(label, data, ndjson, q, expected, null, "the engine threw " + e, e);
+            if (!q.params().isEmpty()) {
+              QueryModel first = q.withParamValues(otherValues(decoys, q));
+              check(graph, prepared, evaluator, first, label + " (first execution, other parameter values)", data, ndjson);
+            }
+            check(graph, prepared, evaluator, q, label, data, ndjson);
           } finally {
             System.clearProperty(CACHE_MODE);
-          }
-          String problem = compare(expected, columns, actual);
-          if (problem != null) {
-            throw fail(label, data, ndjson, q, expected, actual, problem, null);
           }
           long n = CASES.incrementAndGet();
           if (n % 250 == 0) {
@@ -152,6 +149,40 @@ class DifferentialReadTest {
     } finally {
       deleteTree(dir);
     }
+  }
+
+  /** Runs {@code q} through {@code prepared} and the evaluator; throws on a disagreement. */
+  private static void check(Graph graph, PreparedQuery prepared, NaiveEvaluator evaluator, QueryModel q, String label,
+      GraphModel data, String ndjson) {
+    Result expected = evaluator.evaluate(q);
+    List<String> columns;
+    List<List<Object>> actual;
+    try (QueryResult result = graph.query(prepared, QueryParams.of(q.paramValues()), QueryOptions.defaults())) {
+      columns = result.columns().stream().map(QueryResult.Column::name).toList();
+      actual = new ArrayList<>();
+      for (QueryResult.Row row : result.rows()) {
+        List<Object> values = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+          values.add(normalise(row.get(c)));
+        }
+        actual.add(values);
+      }
+    } catch (RuntimeException e) {
+      throw fail(label, data, ndjson, q, expected, null, "the engine threw " + e, e);
+    }
+    String problem = compare(expected, columns, actual);
+    if (problem != null) {
+      throw fail(label, data, ndjson, q, expected, actual, problem, null);
+    }
+  }
+
+  /** Other values for {@code q}'s parameters, drawn as the generator draws them (nullable ones are null a third of the time). */
+  private static java.util.Map<String, Object> otherValues(Random r, QueryModel q) {
+    java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+    for (QueryModel.ParamDecl p : q.params()) {
+      out.put(p.name(), p.nullable() && r.nextInt(3) == 0 ? null : GraphGen.value(r, p.kind(), false));
+    }
+    return out;
   }
 
   /** @return null when the engine's answer agrees, else what differs */

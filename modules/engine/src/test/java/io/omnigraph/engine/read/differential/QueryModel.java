@@ -18,6 +18,11 @@ record QueryModel(List<ParamDecl> params, List<Clause> clauses, List<Projection>
 
   static final String NAME = "q";
 
+  /** @return this query with other parameter values (a second execution of the same prepared query) */
+  QueryModel withParamValues(Map<String, Object> values) {
+    return new QueryModel(params, clauses, returns, order, limit, values);
+  }
+
   record ParamDecl(String name, Kind kind, boolean nullable) {}
 
   // ---- match clauses ----
