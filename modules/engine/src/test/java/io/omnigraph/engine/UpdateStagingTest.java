@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An update stages its rewrite of the rows it matched with the row addresses its match scan read
  * (docs/mutations.md, "How an update is staged"): no second scan of the table for those ids, and
  * every other id of the same upsert is still probed, so a keyed insert in the same mutation
- * replaces its committed row instead of duplicating it.
+ * replaces its committed row instead of duplicating it. An update matched by its key reads only the
+ * fragments that may hold that key (those the id memory knows to hold none of it are skipped).
  */
 class UpdateStagingTest {
   @TempDir Path dir;
@@ -58,6 +59,30 @@ class UpdateStagingTest {
           """, "both", QueryParams.of(Map.of()), MutationOptions.defaults());
       assertThat(TableReader.idProbes() - probes).as("id probes: bob's only").isEqualTo(1);
       assertThat(people((LanceGraph) g)).isEqualTo(Map.of("ada", 40, "bob", 7));
+    }
+  }
+
+  @Test
+  void anUpdateByKeyReadsOnlyTheFragmentsThatMayHoldIt() {
+    try (Graph g = Omnigraph.init(dir.resolve("g").toString(), PeopleGraph.SCHEMA)) {
+      GraphIo.load(g, LoadMode.OVERWRITE, PeopleGraph.PEOPLE);
+      for (String n : java.util.List.of("cy", "di", "eve")) { // three 1-row fragments whose ids this handle knows
+        g.mutate("query add($n: String) { insert Person { name: $n, age: 1 } }", "add", QueryParams.of(Map.of("n", n)),
+            MutationOptions.defaults());
+      }
+      String set = "query set($n: String, $a: I32) { update Person set { age: $a } where name = $n }";
+      long skipped = TableReader.fragmentsSkippedByIds();
+      assertThat(g.mutate(set, "set", QueryParams.of(Map.of("n", "ada", "a", 37)), MutationOptions.defaults())
+          .affectedNodes()).isEqualTo(1);
+      assertThat(TableReader.fragmentsSkippedByIds() - skipped).as("fragments of cy, di and eve, not read").isEqualTo(3);
+      skipped = TableReader.fragmentsSkippedByIds();
+      assertThat(g.mutate(set, "set", QueryParams.of(Map.of("n", "di", "a", 5)), MutationOptions.defaults())
+          .affectedNodes()).isEqualTo(1);
+      assertThat(TableReader.fragmentsSkippedByIds() - skipped).as("fragments of cy, eve and ada's new row, not read")
+          .isEqualTo(3);
+      assertThat(g.mutate(set, "set", QueryParams.of(Map.of("n", "zed", "a", 5)), MutationOptions.defaults())
+          .affectedNodes()).isZero();
+      assertThat(people((LanceGraph) g)).isEqualTo(Map.of("ada", 37, "bob", -1, "cy", 1, "di", 5, "eve", 1));
     }
   }
 

@@ -249,7 +249,7 @@ public final class MutationStaging implements AutoCloseable {
     List<Property> props = node.properties();
     Map<String, Long> addresses = matchedAddresses.computeIfAbsent(key, k -> new HashMap<>());
     addressesAt.putIfAbsent(key, committed.table(key));
-    committed.scanWithRowAddress(key, null, filter, batch -> {
+    java.util.function.Consumer<VectorSchemaRoot> each = batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) batch.getVector("_rowaddr");
       List<FieldVector> cols = props.stream().map(q -> batch.getVector(q.name())).toList();
@@ -271,7 +271,14 @@ public final class MutationStaging implements AutoCloseable {
         }
         out.add(new Row(id, values));
       }
-    });
+    };
+    // Matched by id (a key bound as the id, plan/MutationBinder): only the fragments that may hold it are read.
+    if (filter instanceof RowFilter.Compare c && c.op() == io.omnigraph.engine.gq.QueryAst.CompOp.EQ
+        && c.column().name().equals("id") && c.value() instanceof String id) {
+      committed.scanIdsWithRowAddress(key, List.of(id), filter, each);
+    } else {
+      committed.scanWithRowAddress(key, null, filter, each);
+    }
     return out;
   }
 

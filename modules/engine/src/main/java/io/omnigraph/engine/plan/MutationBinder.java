@@ -80,10 +80,10 @@ public final class MutationBinder {
           values.put(p.name(), r.resolveAssigned(a));
         }
       }
-      return new Statement.UpdateNodes(u.type(), values, filter(u.where(), r), u.pos());
+      return new Statement.UpdateNodes(u.type(), values, keyAsId(u.type(), filter(u.where(), r)), u.pos());
     }
     if (t instanceof DeleteNodesT d) {
-      return new Statement.DeleteNodes(d.type(), filter(d.where(), r), d.cascades(), d.pos());
+      return new Statement.DeleteNodes(d.type(), keyAsId(d.type(), filter(d.where(), r)), d.cascades(), d.pos());
     }
     DeleteEdgesT d = (DeleteEdgesT) t;
     return new Statement.DeleteEdges(d.type(), filter(d.where(), r), d.pos());
@@ -113,6 +113,25 @@ public final class MutationBinder {
       values.put(p.name(), v);
     }
     return new Statement.InsertNode(n.type(), values, n.embedTargets(), n.pos());
+  }
+
+  /**
+   * {@code key = "v"} on a node type whose {@code @key} is that one String (or enum) property is
+   * {@code id = "v"} (docs/mutations.md, "How an update is staged"): such a node's id is its key
+   * value (docs/ndjson-format.md, "Node ids") and a key member never changes, so both select the
+   * same committed and pending rows, and the {@code id} BTREE index ({@code id_idx}) answers the
+   * second without scanning the table.
+   */
+  private static RowFilter keyAsId(io.omnigraph.engine.schema.NodeType type, RowFilter f) {
+    if (!(f instanceof RowFilter.Compare c) || c.op() != io.omnigraph.engine.gq.QueryAst.CompOp.EQ
+        || !(c.value() instanceof String) || c.column().scalarKind() != io.omnigraph.engine.schema.ScalarKind.STRING
+        || c.column().name().equals("id")) {
+      return f;
+    }
+    List<String> key = type.key().map(k -> k.fields()).orElse(List.of());
+    return key.equals(List.of(c.column().name()))
+        ? new RowFilter.Compare(io.omnigraph.engine.gq.ColumnRef.system("id"), c.op(), c.value())
+        : f;
   }
 
   private static RowFilter filter(Pred p, Resolver r) throws QueryException {

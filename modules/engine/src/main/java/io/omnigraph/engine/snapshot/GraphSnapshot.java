@@ -373,6 +373,16 @@ public final class GraphSnapshot implements AutoCloseable {
     tables.scanWithRowAddress(table(tableKey), columns, filter == null ? null : LanceFilter.of(filter), batches);
   }
 
+  /**
+   * {@link #scanWithRowAddress} of every column, for a {@code filter} that selects only rows whose id
+   * is one of {@code ids}: reads only the fragments that may hold them
+   * ({@link io.omnigraph.engine.table.TableReader#scanIdsWithRowAddress}).
+   */
+  public void scanIdsWithRowAddress(String tableKey, java.util.Collection<String> ids, RowFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    tables.scanIdsWithRowAddress(table(tableKey), ids, LanceFilter.of(filter), batches);
+  }
+
   private void scan(String tableKey, List<String> columns, LanceFilter filter, Consumer<VectorSchemaRoot> batches) {
     tables.scan(table(tableKey), columns, filter, batches);
   }

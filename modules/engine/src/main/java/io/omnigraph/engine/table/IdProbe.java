@@ -110,6 +110,47 @@ final class IdProbe {
     return out;
   }
 
+  static final java.util.concurrent.atomic.AtomicLong SKIPPED_BY_IDS = new java.util.concurrent.atomic.AtomicLong();
+
+  /** @see TableReader#scanIdsWithRowAddress */
+  void scanIds(TableSnapshot s, Collection<String> ids, LanceFilter filter,
+      java.util.function.Consumer<org.apache.arrow.vector.VectorSchemaRoot> batches) {
+    List<FragmentMetadata> fragments = fragments(s);
+    List<Integer> candidates = candidates(s, fragments, ids);
+    ScanOptions.Builder b = new ScanOptions.Builder().withRowAddress(true).filter(filter.sql());
+    if (candidates != null) {
+      SKIPPED_BY_IDS.addAndGet(fragments.size() - candidates.size());
+      if (candidates.isEmpty()) {
+        return;
+      }
+      b.fragmentIds(candidates);
+    }
+    reader.scanWith(s, b.build(), batches);
+  }
+
+  /**
+   * The fragments of the pinned version that may hold a live row whose id is one of {@code ids}:
+   * every fragment except those this memory knows and whose hashes hold none of them (exact: a known
+   * fragment's hashes cover every live row of that content).
+   *
+   * @return their ids, or {@code null} when that is every fragment
+   */
+  private List<Integer> candidates(TableSnapshot s, List<FragmentMetadata> fragments, Collection<String> ids) {
+    String uri = s.location().uri();
+    if (!FragmentIdSets.cacheable(uri)) {
+      return null;
+    }
+    long[] probe = FragmentIdSets.hashes(ids);
+    List<Integer> out = new ArrayList<>();
+    for (FragmentMetadata m : fragments) {
+      long[] hashes = known.get(FragmentIdSets.key(uri, m));
+      if (hashes == null || FragmentIdSets.intersects(hashes, probe)) {
+        out.add(m.getId());
+      }
+    }
+    return out.size() == fragments.size() ? null : out;
+  }
+
   /**
    * Remembers that the fragments a keyed write staged on {@code location} hold exactly {@code ids}
    * (only when it staged one fragment, so that every id is in it).

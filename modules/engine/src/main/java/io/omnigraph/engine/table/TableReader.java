@@ -196,6 +196,22 @@ public final class TableReader {
   }
 
   /**
+   * {@link #scanWithRowAddress(TableSnapshot, List, LanceFilter, Consumer)} of a {@code filter} that
+   * selects only rows whose id is one of {@code ids} (an update matched by its key): fragments the id
+   * probe's memory knows to hold none of them are not read (docs/mutations.md, "How an update is
+   * staged"); each one left out is counted ({@link #fragmentsSkippedByIds}).
+   */
+  public void scanIdsWithRowAddress(TableSnapshot s, Collection<String> ids, LanceFilter filter,
+      Consumer<VectorSchemaRoot> batches) {
+    idProbe.scanIds(s, ids, filter, batches);
+  }
+
+  /** @return fragments {@link #scanIdsWithRowAddress} did not read in this process, for tests */
+  public static long fragmentsSkippedByIds() {
+    return IdProbe.SKIPPED_BY_IDS.get();
+  }
+
+  /**
    * A full-text scan of the pinned version (docs/queries.md, "Search"): the rows whose {@code
    * column} matches {@code query} (any query token, or any token within {@code fuzziness} edits),
    * with Lance's BM25 relevance in a Float32 {@code _score} column, among the rows passing {@code
