@@ -44,6 +44,7 @@ import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.validate.MergedGraphRules;
+import io.omnigraph.engine.write.Ahead;
 import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.KeyedWrites;
@@ -642,10 +643,10 @@ public final class BranchMerge {
       }
       ManifestPublisher.LineageIntent lineage = new ManifestPublisher.LineageIntent(commitId, options.actor(), message,
           createdAt, srcHead);
-      try (MergeAhead<ManifestPublisher.WrittenAhead> publishAhead = forks.isEmpty()
+      try (Ahead<ManifestPublisher.WrittenAhead> publishAhead = forks.isEmpty()
           ? MergeAhead.publish(ctx.publisher(), new ManifestPublisher.PublishRequest(target,
               predictedUpdates(data, forWrite, pointerUpdates, tableBranch), expected, prepared.head(), lineage), fresh)
-          : MergeAhead.none()) {
+          : Ahead.<ManifestPublisher.WrittenAhead>none()) {
         return effects(prepared, fresh, data, forks, forWrite, uuids, tableBranch, chains, pointerUpdates, pointerSlots,
             expected, lineage, publishAhead);
       }
@@ -674,7 +675,7 @@ public final class BranchMerge {
       Map<String, List<String>> uuids, String tableBranch, List<WriteIntent.PlannedChain> chains,
       List<ManifestPublisher.TableUpdate> pointerUpdates, List<RecoverySidecar.TableUpdateSlot> pointerSlots,
       Map<String, Long> expected, ManifestPublisher.LineageIntent lineage,
-      MergeAhead<ManifestPublisher.WrittenAhead> publishAhead) {
+      Ahead<ManifestPublisher.WrittenAhead> publishAhead) {
     String target = prepared.branch();
     String commitId = lineage.commitId();
     WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, lineage.actorId(),
@@ -700,7 +701,7 @@ public final class BranchMerge {
         // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the
         // sidecar is confirmed, because a confirmed sidecar is rolled forward onto those versions.
         // The confirmation's bytes are written (and synced) on a second thread meanwhile; put after.
-        try (MergeAhead<SidecarStore.Prepared> confirmation = MergeAhead.start(
+        try (Ahead<SidecarStore.Prepared> confirmation = Ahead.start(
             () -> sidecar.prepareConfirm(confirmed))) {
           ctx.publisher().makeDurable(updates, expected);
           try (SidecarStore.Prepared ready = confirmation.take()) {
@@ -711,7 +712,7 @@ public final class BranchMerge {
       }
       Failpoints.hit(Failpoints.MERGE_BEFORE_PUBLISH);
       ctx.publisher().publish(new ManifestPublisher.PublishRequest(target, updates, expected, prepared.head(),
-          lineage), fresh, publishAhead.takeOrNull());
+          lineage), fresh, publishAhead.takeOrNull("writing the merge's publish ahead"));
       Failpoints.hit(Failpoints.MERGE_AFTER_PUBLISH);
     } catch (OmnigraphException | IllegalArgumentException e) {
       if (sidecar == null) {

@@ -40,17 +40,31 @@ public final class Ahead<T extends AutoCloseable> implements AutoCloseable {
     this.pending = pending;
   }
 
-  /** Starts {@code task} on a second thread. */
-  static <T extends AutoCloseable> Ahead<T> start(Callable<T> task) {
+  /** Nothing started: {@link #take} and {@link #takeOrNull} give {@code null}, {@link #close} does nothing. */
+  private static final Ahead<?> NONE = new Ahead<>(null);
+  private static final AtomicLong OPTIONAL_FAILURES = new AtomicLong();
+
+  /** Starts {@code task} on a second thread (a write's, or a merge's: {@code branch/MergeAhead}). */
+  public static <T extends AutoCloseable> Ahead<T> start(Callable<T> task) {
     return new Ahead<>(POOL.submit(task));
+  }
+
+  /** @return nothing started */
+  @SuppressWarnings("unchecked")
+  public static <T extends AutoCloseable> Ahead<T> none() {
+    return (Ahead<T>) NONE;
   }
 
   /**
    * Waits for the result and hands it over (the caller closes it).
    *
-   * @throws RuntimeException the task's own failure, as it was thrown
+   * @return the result, or {@code null} when nothing was started
+   * @throws RuntimeException the task's own failure, as it was thrown ({@link Error} likewise)
    */
-  T take() {
+  public T take() {
+    if (pending == null) {
+      return null;
+    }
     if (taken) {
       throw new IllegalStateException("taken twice");
     }
@@ -58,10 +72,33 @@ public final class Ahead<T extends AutoCloseable> implements AutoCloseable {
     return await(pending);
   }
 
+  /**
+   * {@link #take} for optional work, which the caller can do without (a merge's publish files
+   * written ahead: the publish writes its own and reports its own failures): a
+   * {@link RuntimeException} of the task is logged at WARNING, counted ({@link #optionalFailures()})
+   * and gives {@code null}; an {@link Error} is rethrown.
+   *
+   * @param what what the task did, for the log
+   */
+  public T takeOrNull(String what) {
+    try {
+      return take();
+    } catch (RuntimeException e) {
+      OPTIONAL_FAILURES.incrementAndGet();
+      LOG.log(System.Logger.Level.WARNING, what + " failed; the caller goes on without it", e);
+      return null;
+    }
+  }
+
+  /** @return how many optional tasks failed when taken with {@link #takeOrNull} (process-wide) */
+  public static long optionalFailures() {
+    return OPTIONAL_FAILURES.get();
+  }
+
   /** Waits for the task and closes its result unless it was taken; a failed task has nothing to close. */
   @Override
   public void close() {
-    if (!taken) {
+    if (pending != null && !taken) {
       taken = true;
       T t;
       try {

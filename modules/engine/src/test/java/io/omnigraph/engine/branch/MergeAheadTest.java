@@ -18,6 +18,7 @@ import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.failpoint.FailAction;
 import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.ManifestPublisher;
+import io.omnigraph.engine.write.Ahead;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -75,11 +76,13 @@ class MergeAheadTest {
     try (Graph g = Omnigraph.init(dir.resolve("g").toString(), SCHEMA)) {
       ProvenInsertMergeTest.bulkOnBranch(g);
       long committed = ManifestPublisher.writtenAheadCommitted();
+      long failures = Ahead.optionalFailures();
       try (var armed = Failpoints.arm(Failpoints.PUBLISH_WRITE_AHEAD, FailAction.error())) {
         MergeResult r = g.merge("f", "main", MergeOptions.defaults());
         assertThat(r.tables().get("node:Person").inserted()).isEqualTo(24);
       }
       assertThat(ManifestPublisher.writtenAheadCommitted() - committed).isZero();
+      assertThat(Ahead.optionalFailures() - failures).as("logged and counted, never dropped").isEqualTo(1);
       assertThat(g.recoveries()).isEmpty();
       assertThat(export(g, "main")).isEqualTo(export(g, "f"));
     }

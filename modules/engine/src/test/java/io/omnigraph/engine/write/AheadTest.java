@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * Work started ahead of a write on a second thread (write/Ahead; docs/write-protocol.md,
  * "Durability"): a failure of the task is never silent — {@link Ahead#take} rethrows it, an
  * untaken {@link Error} is rethrown by {@link Ahead#close}, an untaken runtime failure is logged at
- * WARNING and counted — and {@link Ahead#await}, the one join shared with the engine's table-store
+ * WARNING and counted; optional work's runtime failure ({@link Ahead#takeOrNull}) is logged and
+ * counted, its {@link Error} rethrown — and {@link Ahead#await}, the one join shared with the engine's table-store
  * start, keeps waiting through an interrupt and re-interrupts.
  */
 class AheadTest {
@@ -73,6 +74,28 @@ class AheadTest {
       assertThat(closes).hasValue(1);
     }
     assertThat(closes).hasValue(2);
+  }
+
+  @Test
+  void optionalWorkLogsAndCountsARuntimeFailureButRethrowsAnError() {
+    long before = Ahead.optionalFailures();
+    try (Ahead<Res> failing = Ahead.start(() -> {
+      throw new IllegalStateException("publish files could not be written ahead");
+    })) {
+      assertThat(failing.takeOrNull("writing ahead")).isNull();
+    }
+    assertThat(Ahead.optionalFailures() - before).isEqualTo(1);
+    TaskError error = new TaskError();
+    try (Ahead<Res> erring = Ahead.start(() -> {
+      throw error;
+    })) {
+      assertThatThrownBy(() -> erring.takeOrNull("writing ahead")).isSameAs(error);
+    }
+    assertThat(Ahead.optionalFailures() - before).isEqualTo(1);
+    try (Ahead<Res> none = Ahead.none()) {
+      assertThat(none.take()).isNull();
+      assertThat(none.takeOrNull("nothing")).isNull();
+    }
   }
 
   @Test
