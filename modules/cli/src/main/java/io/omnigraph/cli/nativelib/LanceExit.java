@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -71,17 +72,27 @@ public final class LanceExit {
       Object scanner = create.invoke(null, dataset, scanOptions, allocator);
       Method scan = scanner.getClass().getMethod("scanBatchesAsync");
       Thread caller = Thread.currentThread();
-      for (int i = 0; i < ATTEMPTS; i++) {
+      // An attempt whose scan completed before its callback was registered does not count: it waited
+      // for nothing. The deadline bounds those.
+      for (int i = 0; i < ATTEMPTS && System.nanoTime() < deadline; ) {
         CountDownLatch parked = new CountDownLatch(1);
+        AtomicBoolean ranHere = new AtomicBoolean();
         CompletableFuture<?> done = (CompletableFuture<?>) scan.invoke(scanner);
         // Registered after the scan started: when it had already completed, the callback runs here,
-        // on the caller, and does nothing; the next attempt tries again.
+        // on the caller, before whenComplete returns, and parks nothing; then the next attempt tries
+        // again at once (waiting for this attempt's latch would only use up the whole deadline).
         done.whenComplete((result, failure) -> {
           if (Thread.currentThread() != caller) {
             parked.countDown();
             parkForever();
+          } else {
+            ranHere.set(true);
           }
         });
+        if (ranHere.get()) {
+          continue;
+        }
+        i++;
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
