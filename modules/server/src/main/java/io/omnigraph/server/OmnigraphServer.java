@@ -112,6 +112,18 @@ public final class OmnigraphServer implements AutoCloseable {
     }
   }
 
+  /**
+   * A request that ends while the server stops gives its connection back the shutdown idle timeout
+   * (1 s): the stop had given it the whole stop deadline because a request was still being handled.
+   * Without this, a client that has its response but keeps the connection open held the stop for the
+   * whole deadline (seen once as a graceful-stop timeout in a contract test's clean-up).
+   */
+  private static void idleAgainOnStop(ServerConnector connector, EndPoint ep) {
+    if (connector.isShutdown()) {
+      ep.setIdleTimeout(connector.getShutdownIdleTimeout());
+    }
+  }
+
   /** Configures and starts a server. */
   public static final class Builder {
     private String host = "127.0.0.1";
@@ -301,9 +313,11 @@ public final class OmnigraphServer implements AutoCloseable {
           Callback done = Callback.from(callback.getInvocationType(), () -> {
             handling.remove(ep);
             callback.succeeded();
+            idleAgainOnStop(connector, ep);
           }, failure -> {
             handling.remove(ep);
             callback.failed(failure);
+            idleAgainOnStop(connector, ep);
           });
           boolean handled = false;
           try {
