@@ -251,7 +251,7 @@ final class ReadChecker {
         throw new QueryException(Code.T3, m.pos(), "Blob property '" + p.name() + "' cannot be matched");
       }
       if (m.value() instanceof QueryAst.LiteralValue lit) {
-        // A scalar against a list property means membership (docs/gq-language.md, "Read queries").
+        // A scalar against a list property means membership: the row matches when the list holds it.
         ColumnRef col = p.type() instanceof PropertyType.ListOf l && !(lit.literal() instanceof QueryAst.ListLit)
             ? new ColumnRef(p.name(), new PropertyType.Scalar(l.item()), true)
             : ColumnRef.of(p);

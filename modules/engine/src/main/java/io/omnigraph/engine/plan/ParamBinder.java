@@ -36,7 +36,7 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>{@link JsonNode} (from {@code --params-json} / an HTTP body), with the JSON rules of
- *       docs/gq-language.md ("Parameters"): String needs a JSON string; I32/U32 integers
+ *       the query language's parameters: String needs a JSON string; I32/U32 integers
  *       (range-checked); I64/U64
  *       integers or decimal-integer strings (so 64-bit values survive JavaScript clients);
  *       F32/F64 numbers (or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}); Bool

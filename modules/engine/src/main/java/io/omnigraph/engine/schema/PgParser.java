@@ -24,7 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Recursive-descent parser for the {@code .pg} grammar (docs/pg-language.md, "Grammar"). Hand-written rather
+ * Recursive-descent parser for the {@code .pg} schema grammar. Hand-written rather
  * than generated: the grammar is small, and two of its rules are context-sensitive (enum values
  * follow their own token rule; {@code @key} is an annotation without parentheses but a body
  * constraint with them), which a hand-written parser handles directly while producing precise
@@ -145,7 +145,7 @@ final class PgParser {
         take();
         impls.add(typeName("interface name"));
       }
-      // Node annotations may stand before or after the interface list (docs/pg-language.md, "Grammar").
+      // Node annotations may stand before or after the interface list: both orders are the same node.
       List<Annotation> more = annotations();
       rejectPendingConstraint("it must be written inside the node body");
       if (!more.isEmpty()) {

@@ -33,7 +33,7 @@ import java.util.Set;
 
 /**
  * A deliberately naive evaluator of read queries, written from the language's semantics
- * (docs/gq-language.md) and nothing else: a query's rows are all assignments of its variables to
+ * (the read language's meaning) and nothing else: a query's rows are all assignments of its variables to
  * nodes (and edges, for edge variables) that satisfy every match clause, found by plain
  * backtracking over every node of each variable's type. No plans, no indexes, no pushdown.
  *
