@@ -269,6 +269,14 @@ public final class GraphWrite {
   }
 
   /**
+   * {@link #inWindow} for a write whose token and the pending-sidecar listing the group commit
+   * leader already checked against {@code base}, inside this same window.
+   */
+  Outcome inWindowChecked(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
+    return inWindow(intent, window, Objects.requireNonNull(base), true);
+  }
+
+  /**
    * Commits {@code member}'s write, batched with other queued members of this handle into one group
    * commit when it can be (docs/concurrency.md, "Group commit"; {@link GroupCommitQueue}): each
    * member is still its own graph commit. The caller must not hold this process's write gate (a
@@ -322,6 +330,10 @@ public final class GraphWrite {
    * @param base the manifest opened inside the window, or {@code null} to open it here
    */
   Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
+    return inWindow(intent, window, base, false);
+  }
+
+  private Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base, boolean checked) {
     // Minted inside the window, so commit times follow the commit order. The Armed sidecar is then
     // fully known: its bytes are written (and on local disk synced) on a second thread while the
     // token is checked, so Phase A costs only the rename and the directory sync
@@ -332,8 +344,10 @@ public final class GraphWrite {
             : Ahead.start(() -> prepareArm(intent, commitId, createdAt));
         ManifestPublisher.Base opened = base == null ? publisher.openBase(intent.branch()) : null) {
       ManifestPublisher.Base fresh = base == null ? opened : base;
-      revalidate(intent, fresh.state());
-      sidecars.requireNonePending();
+      if (!checked) {
+        revalidate(intent, fresh.state());
+        sidecars.requireNonePending();
+      }
       for (TableEffect e : intent.effects()) {
         if (e.firstTouch() == null) {
           requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin

@@ -267,7 +267,7 @@ final class GroupCommitQueue {
     if (batch.size() == 1) {
       GroupCommitBatch.Result r;
       try {
-        r = new GroupCommitBatch.Result(writer.inWindow(members.get(batch.get(0)).intent(), window, fresh), null, false);
+        r = new GroupCommitBatch.Result(writer.inWindowChecked(members.get(batch.get(0)).intent(), window, fresh), null, false);
       } catch (RuntimeException e) {
         r = new GroupCommitBatch.Result(null, e, false);
       }
