@@ -438,6 +438,77 @@ class BranchMergeTest {
     assertThat(merge("f", "main").outcome()).isEqualTo(MergeOutcome.ALREADY_UP_TO_DATE);
   }
 
+  /**
+   * A confirmed, complete merge is rolled forward only while the target authority it captured still
+   * holds (docs/branches.md, "Merge recovery"): here the sidecar's captured head of {@code main} is
+   * made another commit's — as when the target moved after the merge confirmed — and the sweep
+   * compensates instead: the chain is restored and the rollback commit published.
+   */
+  @Test
+  void aConfirmedMergeWhoseCapturedTargetHeadNoLongerHoldsIsCompensatedNotRolledForward() throws Exception {
+    add("main", "ada", 30);
+    graph.createBranch("f", null);
+    add("f", "bob", 40);
+    add("main", "zed", 9);
+    String before = export("main");
+    String mainHead = head("main");
+    String fHead = head("f");
+    try (var armed = Failpoints.arm(Failpoints.MERGE_AFTER_CONFIRM, FailAction.error())) {
+      assertThatThrownBy(() -> merge("f", "main")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.close();
+    graph = null;
+    assertThat(sidecars()).hasSize(1);
+    Path sidecar = sidecars().get(0);
+    var json = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(Files.readString(sidecar));
+    var authority = (com.fasterxml.jackson.databind.node.ObjectNode) json.path("protocol_v4").path("authority");
+    assertThat(authority.path("graph_head").asText()).isEqualTo(mainHead);
+    assertThat(json.path("protocol_v4").path("effect_phase").asText()).isEqualTo("EffectsConfirmed");
+    authority.put("graph_head", fHead);
+    Files.writeString(sidecar, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+    graph = Omnigraph.open(root.toString());
+    assertThat(graph.recoveries()).extracting(RecoveryRecord::kind).containsExactly("RolledBack");
+    assertThat(export("main")).isEqualTo(before);
+    assertThat(sidecars()).isEmpty();
+  }
+
+  /**
+   * Recovery accepts only a contiguous prefix of the merge's pre-minted chain (docs/branches.md,
+   * "Merge recovery"): a foreign commit on top of the first chunk (here a Restore to an older version,
+   * which is not the compensation a dead sweep would have left) is neither adopted nor undone; the
+   * open refuses and the sidecar stays.
+   */
+  @Test
+  void aForeignCommitAfterTheChainsFirstChunkIsRefusedAndTheSidecarKept() throws Exception {
+    add("main", "ada", 30);
+    graph.createBranch("f", null);
+    add("f", "bob", 40);
+    add("f", "cy", 41);
+    add("main", "zed", 9);
+    BranchMerge.chunkRows = 1;
+    try (var armed = Failpoints.arm(Failpoints.MERGE_AFTER_CHUNK_COMMIT, FailAction.error())) {
+      assertThatThrownBy(() -> merge("f", "main")).isInstanceOf(RecoveryRequiredException.class);
+    }
+    graph.close();
+    graph = null;
+    assertThat(sidecars()).hasSize(1);
+    Path sidecar = sidecars().get(0);
+    var pin = JSON.readTree(Files.readString(sidecar)).path("tables").get(0);
+    long expected = pin.path("expected_version").asLong();
+    assertThat(expected).isGreaterThan(1);
+    try (io.omnigraph.engine.table.TableStore tables = new io.omnigraph.engine.table.TableStore();
+        var head = tables.reader().openLatest(
+            new io.omnigraph.api.storage.LanceLocation(pin.path("table_path").asText(), Map.of()))) {
+      assertThat(head.version()).as("the first chunk landed").isEqualTo(expected + 1);
+      tables.writer().restore(head, pin.path("table_key").asText(), expected - 1);
+    }
+    assertThatThrownBy(() -> Omnigraph.open(root.toString())).isInstanceOf(RecoveryRequiredException.class)
+        .hasMessageContaining("non-contiguous or foreign chain");
+    assertThat(sidecars()).containsExactly(sidecar);
+  }
+
+  static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
   @Test
   void argumentsAreCheckedBeforeAnything() {
     graph.createBranch("f", null);

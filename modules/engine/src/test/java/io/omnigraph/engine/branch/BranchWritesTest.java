@@ -14,7 +14,9 @@ import io.omnigraph.api.MutationOptions;
 import io.omnigraph.api.NotFoundException;
 import io.omnigraph.api.Omnigraph;
 import io.omnigraph.api.OmnigraphException;
+import io.omnigraph.api.QueryOptions;
 import io.omnigraph.api.QueryParams;
+import io.omnigraph.api.QueryResult;
 import io.omnigraph.api.RecoveryRecord;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.failpoint.FailAction;
@@ -118,6 +120,30 @@ class BranchWritesTest {
         MutationOptions.defaults().withBranch("dev2"));
     assertThat(export("dev2")).contains("77");
     assertThat(export("dev")).doesNotContain("77");
+  }
+
+  /** Read queries take a branch or a commit (issue 14 item 2; docs/branches.md, "Writes on a branch"). */
+  @Test
+  void aReadQueryReadsTheBranchHeadOrTheCommitItIsGiven() {
+    add("main", "ada");
+    String fork = graph.commits().get(0).id();
+    graph.createBranch("dev", null);
+    add("dev", "bob");
+    add("main", "cyd");
+    String devHead = graph.commits("dev").get(0).id();
+    assertThat(names(QueryOptions.onBranch("dev"))).containsExactly("ada", "bob");
+    assertThat(names(QueryOptions.defaults())).containsExactly("ada", "cyd");
+    assertThat(names(QueryOptions.onBranch("main"))).containsExactly("ada", "cyd");
+    assertThat(names(QueryOptions.atCommit(devHead))).as("a commit made on dev").containsExactly("ada", "bob");
+    assertThat(names(QueryOptions.atCommit(fork))).containsExactly("ada");
+    assertThatThrownBy(() -> names(QueryOptions.onBranch("nope"))).isInstanceOf(NotFoundException.class);
+  }
+
+  List<String> names(QueryOptions at) {
+    String q = "query q() { match { $p: Person } return { $p.name } order { $p.name } }";
+    try (QueryResult r = graph.query(q, "q", QueryParams.none(), at)) {
+      return r.jsonRows().stream().map(row -> row.replaceAll(".*:\"(.*)\"}", "$1")).toList();
+    }
   }
 
   @Test
