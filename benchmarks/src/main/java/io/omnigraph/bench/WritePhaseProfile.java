@@ -48,7 +48,8 @@ public final class WritePhaseProfile {
       Failpoints.SIDECAR_WRITE, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, Failpoints.TABLE_COMMIT_BEFORE,
       Failpoints.TABLE_COMMIT_AFTER, Failpoints.SIDECAR_CONFIRM, Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH,
       Failpoints.PUBLISH_BEFORE, Failpoints.PUBLISH_AFTER, Failpoints.SIDECAR_DELETE,
-      Failpoints.MAINTENANCE_POST_WRITE);
+      Failpoints.MAINTENANCE_POST_WRITE, Failpoints.OPTIMIZE_POST_SIDECAR_PRE_EFFECT,
+      Failpoints.OPTIMIZE_POST_TABLE_EFFECT, Failpoints.OPTIMIZE_PRE_PUBLISH, Failpoints.OPTIMIZE_POST_PUBLISH_PRE_RETIRE);
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opt = new LinkedHashMap<>(Map.of("--work", "target/phase-work", "--persons", "100000",
