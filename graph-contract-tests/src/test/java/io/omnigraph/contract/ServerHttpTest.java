@@ -569,15 +569,13 @@ class ServerHttpTest {
     try (Http.Raw slow = new Http.Raw(u)) {
       slow.startChunked("POST", "/graphs/lib/load/ndjson?mode=merge", ALICE, "application/x-ndjson");
       slow.chunk("{\"type\":\"Author\",\"data\":{\"handle\":\"inflight\"}}\n");
-      // wait until the load is in its handler: alice's next write is then refused with 429 (cap 1)
-      int status = 0;
-      for (int i = 0; i < 3000 && status != 429; i++) { // a bound, not a timing: about a minute
-        status = Http.postJson(u, "/graphs/lib/mutate", ALICE, "{\"query\":\"x\"}").statusCode();
-        if (status != 429) {
-          sleep(20);
-        }
+      // Wait until the load is admitted (/healthz counts it and admits nothing itself): alice's next
+      // write is then refused with 429 (cap 1). Probing with alice's writes instead raced: a probe
+      // admitted before the load's handler ran made the load itself the one refused.
+      for (int i = 0; i < 3000 && json(Http.get(u, "/healthz", null)).path("writes_in_flight").asInt() != 1; i++) {
+        sleep(20); // a bound, not a timing: about a minute
       }
-      assertThat(status).isEqualTo(429);
+      assertThat(Http.postJson(u, "/graphs/lib/mutate", ALICE, "{\"query\":\"x\"}").statusCode()).isEqualTo(429);
       CompletableFuture<Void> closing = CompletableFuture.runAsync(server::close);
       // Wait until the stop has begun (new requests are refused or answered 503); the write is still
       // in flight, its body not finished.

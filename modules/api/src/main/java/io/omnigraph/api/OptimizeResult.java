@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param commitId the graph commit publishing the optimized table versions, or {@code null} when no
  *     table needed work (no commit)
  * @param tables one entry per table that was optimized
- * @param manifestFragmentsBefore fragments of {@code __manifest} before its compaction
- * @param manifestFragmentsAfter fragments of {@code __manifest} after it
+ * @param manifestFragmentsBefore fragments of {@code __manifest} before its compaction (0 when the run
+ *     left {@code __manifest} alone: automatic maintenance compacts it on another write than a table)
+ * @param manifestFragmentsAfter fragments of {@code __manifest} after it (0 likewise)
  */
 public record OptimizeResult(String commitId, List<TableOptimized> tables, long manifestFragmentsBefore,
     long manifestFragmentsAfter) {

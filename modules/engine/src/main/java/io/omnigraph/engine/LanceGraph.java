@@ -364,8 +364,9 @@ final class LanceGraph implements Graph {
       io.omnigraph.engine.maintenance.AutoMaintenance.refuseReservedActor(options.actor());
     }
     io.omnigraph.api.MergeResult r = io.omnigraph.engine.branch.BranchMerge.run(mergeContext(), source, target, options);
-    if (r.tables().values().stream().anyMatch(t -> t.transactions() > 1)) {
-      // A chunked merge's intermediate versions are not in the published one's file list (docs/cli.md, "File modes").
+    if (r.tables().values().stream().anyMatch(t -> t.transactions() > 1 && !t.route().equals("proven_insert"))) {
+      // A chunked merge's intermediate versions are not in the published one's file list (docs/cli.md, "File modes");
+      // a proven-insert chain only adds fragments, so the chain's sync fixed every file it wrote.
       io.omnigraph.engine.storage.LocalFileModes.walk(root);
     }
     return r;

@@ -116,9 +116,10 @@ class AutoMaintenanceTest {
         maxManifest = Math.max(maxManifest, manifestFragments(on));
       }
       // Bounded by the threshold (plus the fragment of the write that reached it) — without
-      // maintenance every write leaves one more.
+      // maintenance every write leaves one more. __manifest: two more at most, when its compaction
+      // waited for the write after a table compaction (docs/maintenance.md, "Automatic maintenance").
       assertThat(maxPeople).isLessThanOrEqualTo(threshold);
-      assertThat(maxManifest).isLessThanOrEqualTo(threshold);
+      assertThat(maxManifest).isLessThanOrEqualTo(threshold + 2);
       assertThat(fragments(off, "node:Person")).isGreaterThan(threshold);
       assertThat(manifestFragments(off)).isGreaterThan(writes);
       assertThat(automaticCommits(on)).isPositive();

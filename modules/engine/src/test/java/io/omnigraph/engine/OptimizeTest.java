@@ -49,7 +49,9 @@ class OptimizeTest {
   Map<String, Boolean> coverage(String key) {
     var e = lance().state().table(key).orElseThrow();
     try (var s = lance().tables().reader().openAt(lance().root().lance(e.path()), e.version())) {
-      return lance().tables().reader().indexCoverage(s);
+      Map<String, Boolean> out = new java.util.TreeMap<>();
+      lance().tables().reader().indexCoverage(s).forEach((name, uncovered) -> out.put(name, uncovered == 0));
+      return out;
     }
   }
 
@@ -104,8 +106,8 @@ class OptimizeTest {
     try (var s = lance().tables().reader().openLatest(location)) {
       // Lance's segment merge of an inverted index panics (docs/maintenance.md, "optimize"): the
       // fold must leave it to the rebuild.
-      assertThat(lance().tables().reader().indexCoverage(s)).containsEntry("id_idx", true)
-          .containsEntry("name_fts", false);
+      assertThat(lance().tables().reader().indexCoverage(s)).containsEntry("id_idx", 0L)
+          .hasEntrySatisfying("name_fts", uncovered -> assertThat(uncovered).isPositive());
     }
   }
 

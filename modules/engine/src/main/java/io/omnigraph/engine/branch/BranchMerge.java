@@ -7,46 +7,33 @@ import io.omnigraph.api.InvalidInputException;
 import io.omnigraph.api.MergeOptions;
 import io.omnigraph.api.MergeOutcome;
 import io.omnigraph.api.MergeResult;
-import io.omnigraph.api.OmnigraphException;
 import io.omnigraph.api.RecoveryRequiredException;
 import io.omnigraph.engine.export.NdjsonExporter;
-import io.omnigraph.engine.failpoint.Failpoints;
 import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
-import io.omnigraph.engine.manifest.ManifestState;
-import io.omnigraph.engine.manifest.ManifestStore;
 import io.omnigraph.engine.manifest.TableEntry;
-import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.recovery.RecoverySweep;
 import io.omnigraph.engine.recovery.SidecarStore;
-import io.omnigraph.engine.recovery.WriteIntent;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.Constraint;
 import io.omnigraph.engine.schema.EdgeType;
 import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.SchemaIr;
 import io.omnigraph.engine.schema.TableSpec;
-import io.omnigraph.engine.schema.Ulid;
 import io.omnigraph.engine.snapshot.GraphRef;
 import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.snapshot.SnapshotResolver;
 import io.omnigraph.api.storage.LanceLocation;
-import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.table.InsertProof;
-import io.omnigraph.engine.table.KeyCollision;
 import io.omnigraph.engine.table.NativeBranch;
 import io.omnigraph.engine.table.ProvenAdoption;
 import io.omnigraph.engine.table.TableReader;
-import io.omnigraph.engine.table.KeyedWriteMode;
-import io.omnigraph.engine.table.LanceFilter;
-import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import io.omnigraph.engine.table.TableStore;
 import io.omnigraph.engine.validate.MergedGraphRules;
 import io.omnigraph.engine.write.Ahead;
 import io.omnigraph.engine.write.EffectWindow;
-import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
 import io.omnigraph.engine.write.WriteToken;
@@ -56,7 +43,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,12 +50,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -89,8 +73,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * rows as upsert chunks, deleted ids as delete chunks, each at most {@link KeyedWrites#MAX_ROWS} rows
  * and {@link KeyedWrites#MAX_BYTES} bytes of buffered Arrow data, at most
  * {@link #MAX_TRANSACTIONS_PER_TABLE} per table. Every limit is checked before the sidecar is armed
- * ({@link io.omnigraph.api.ResourceLimitException}); after arming any failure is
- * {@link RecoveryRequiredException} and recovery rolls the chain forward or compensates it.
+ * ({@link io.omnigraph.api.ResourceLimitException}); after arming ({@link MergeEffects}) any failure
+ * is {@link RecoveryRequiredException} and recovery rolls the chain forward or compensates it.
  */
 public final class BranchMerge {
   /** The most Lance transactions one table's merge chain may have (delete chunks included). */
@@ -180,8 +164,11 @@ public final class BranchMerge {
   private MergeResult merge(String source, String target, MergeOptions options) {
     SnapshotResolver snapshots = ctx.snapshots();
     String identityBefore = ctx.branchIdentity().apply(target);
-    try (GraphSnapshot src = snapshots.resolve(GraphRef.branch(source));
-        GraphSnapshot tgt = snapshots.resolve(GraphRef.branch(target))) {
+    // The two heads are independent reads: the target's is read on a second thread while this one
+    // reads the source's (docs/branches.md, "How a merge runs", step 1).
+    try (Ahead<GraphSnapshot> targetRead = Ahead.start(() -> snapshots.resolve(GraphRef.branch(target)));
+        GraphSnapshot src = snapshots.resolve(GraphRef.branch(source));
+        GraphSnapshot tgt = targetRead.take()) {
       String identityAfter = ctx.branchIdentity().apply(target);
       String schemaId = tgt.schema().ir().hash();
       WriteToken prepared = WriteToken.capture(tgt.manifest(), target, identityBefore, schemaId);
@@ -242,7 +229,7 @@ public final class BranchMerge {
                 p.transactions());
           }
         }
-        String commitId = write(prepared, tgt, plans, source, srcHead, options);
+        String commitId = new MergeEffects(ctx).write(prepared, tgt, plans, source, srcHead, options);
         Map<String, MergeResult.TableMerge> counts = new TreeMap<>();
         for (TablePlan p : plans) {
           if (p.route.equals("pointer") || p.writesData()) {
@@ -548,244 +535,6 @@ public final class BranchMerge {
     for (MergedGraphRules.Violation v : MergedGraphRules.check(changes, tgt)) {
       conflicts.add(new ErrorDetail.MergeConflict(v.kind(), v.entityKind(), v.typeName(), v.id(), null, null, null,
           v.message()));
-    }
-  }
-
-  // ------------------------------------------------------------------ effects
-
-  /** Arms, commits every chain, confirms, publishes; returns the merge commit id. */
-  private String write(WriteToken prepared, GraphSnapshot tgt, List<TablePlan> plans, String source, String srcHead,
-      MergeOptions options) {
-    String target = prepared.branch();
-    List<TablePlan> data = plans.stream().filter(TablePlan::writesData).toList();
-    // A lazy target table is forked only after the sidecar that names it is armed (docs/branches.md,
-    // "Lazy table forks"); the others are the target's own refs.
-    Map<String, TableSnapshot> forWrite = new LinkedHashMap<>();
-    Map<String, io.omnigraph.engine.table.TableFork.Plan> forks = new LinkedHashMap<>();
-    for (TablePlan p : data) {
-      var fork = tgt.forkPlan(p.key(), ctx.tables().writer());
-      if (fork.isPresent()) {
-        forks.put(p.key(), fork.get());
-      } else {
-        forWrite.put(p.key(), tgt.tableForWrite(p.key(), ctx.tables().writer()));
-      }
-    }
-    String message = options.message() != null ? options.message() : "merge " + source + " into " + target;
-    try (EffectWindow window = ctx.window().get();
-        ManifestPublisher.Base fresh = ctx.publisher().openBase(target)) {
-      WriteToken now = WriteToken.capture(fresh.state(), target, ctx.branchIdentity().apply(target),
-          ctx.snapshots().schemaAt(fresh.state()).ir().hash());
-      if (prepared.compare(now) != WriteToken.Movement.NONE) {
-        throw prepared.readSetChanged(now, "merge");
-      }
-      List<String> pending = ctx.sidecars().list();
-      if (!pending.isEmpty()) {
-        String path = pending.get(0);
-        String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
-        throw new RecoveryRequiredException("recovery required for operation " + id + ": the interrupted write's"
-            + " sidecar " + path + " is unresolved; reopen the graph read-write or run 'omnigraph repair'",
-            new ErrorDetail.RecoveryRequired(id));
-      }
-      for (TablePlan p : data) {
-        if (forks.containsKey(p.key())) {
-          continue; // no ref yet: its fork starts at the published version
-        }
-        long head = ctx.tables().reader().latestVersion(forWrite.get(p.key()));
-        if (head != p.targetEntry.version()) {
-          throw new ConflictException("table " + p.key() + " has Lance HEAD " + head + " but the graph publishes "
-              + p.targetEntry.version() + ": the table needs repair", new ErrorDetail.ReadSetConflict(
-                  "table_head:" + p.key(), Long.toString(p.targetEntry.version()), Long.toString(head)));
-        }
-      }
-      for (TablePlan p : data) {
-        if (p.proof != null) {
-          // The proof was read from the source's ref: it must still be the same ref (no delete and re-create).
-          String ref = ctx.tables().reader().branch(p.sourceMain, p.sourceEntry.branch())
-              .map(NativeBranch::identifierText).orElse("absent");
-          if (!p.sourceRefIdentity.equals(ref)) {
-            throw new ConflictException("merge: the source's ref of " + p.key() + " was replaced while the merge was"
-                + " prepared", new ErrorDetail.ReadSetConflict("branch_merge_source_ref:" + p.key(),
-                    p.sourceRefIdentity, ref));
-          }
-        }
-      }
-      window.checkValid();
-      Failpoints.hit(Failpoints.MERGE_BEFORE_ARM);
-      String commitId = Ulid.generate();
-      long createdAt = GraphWrite.nowMicros();
-      String tableBranch = GraphBranch.toColumn(target);
-      List<WriteIntent.PlannedChain> chains = new ArrayList<>();
-      Map<String, List<String>> uuids = new HashMap<>();
-      for (TablePlan p : data) {
-        List<String> chain = new ArrayList<>();
-        for (int i = 0; i < p.transactions(); i++) {
-          chain.add(UUID.randomUUID().toString());
-        }
-        uuids.put(p.key(), chain);
-        var fork = forks.get(p.key());
-        chains.add(new WriteIntent.PlannedChain(p.targetEntry.identity(), p.key(), fork != null ? fork.main().uri()
-            : io.omnigraph.engine.table.TableReader.mainUri(forWrite.get(p.key()).location(), tableBranch),
-            p.targetEntry.version(), chain, tableBranch, fork != null));
-      }
-      List<ManifestPublisher.TableUpdate> pointerUpdates = new ArrayList<>();
-      List<RecoverySidecar.TableUpdateSlot> pointerSlots = new ArrayList<>();
-      Map<String, Long> expected = new TreeMap<>();
-      for (TablePlan p : plans) {
-        expected.put(p.key(), p.targetEntry.version());
-        if (p.route.equals("pointer")) {
-          TableEntry se = p.sourceEntry;
-          pointerUpdates.add(new ManifestPublisher.TableUpdate(se.identity(), p.key(), se.version(), se.rowCount(),
-              p.sourceUri, se.branch()));
-          pointerSlots.add(new RecoverySidecar.TableUpdateSlot(se.identity(), p.key(), p.targetEntry.version(),
-              p.targetEntry.branch(), new RecoverySidecar.ConfirmedUpdate(se.version(), se.branch(), se.rowCount(),
-                  ManifestStore.versionMetadata(p.sourceUri, se.version()))));
-        }
-      }
-      ManifestPublisher.LineageIntent lineage = new ManifestPublisher.LineageIntent(commitId, options.actor(), message,
-          createdAt, srcHead);
-      try (Ahead<ManifestPublisher.WrittenAhead> publishAhead = forks.isEmpty()
-          ? MergeAhead.publish(ctx.publisher(), new ManifestPublisher.PublishRequest(target,
-              predictedUpdates(data, forWrite, pointerUpdates, tableBranch), expected, prepared.head(), lineage), fresh)
-          : Ahead.<ManifestPublisher.WrittenAhead>none()) {
-        return effects(prepared, fresh, data, forks, forWrite, uuids, tableBranch, chains, pointerUpdates, pointerSlots,
-            expected, lineage, publishAhead);
-      }
-    }
-  }
-
-  /**
-   * The rows the publish will name (the pointer updates, then each chain's last version and its row
-   * count: the target's plus the inserted minus the deleted rows), for the publish files written
-   * ahead ({@link MergeAhead}); a wrong prediction only discards them.
-   */
-  private static List<ManifestPublisher.TableUpdate> predictedUpdates(List<TablePlan> data,
-      Map<String, TableSnapshot> forWrite, List<ManifestPublisher.TableUpdate> pointerUpdates, String tableBranch) {
-    List<ManifestPublisher.TableUpdate> out = new ArrayList<>(pointerUpdates);
-    for (TablePlan p : data) {
-      out.add(new ManifestPublisher.TableUpdate(p.targetEntry.identity(), p.key(), p.targetEntry.version()
-          + p.transactions(), p.targetEntry.rowCount() + p.inserted - p.deleted,
-          forWrite.get(p.key()).location().uri(), tableBranch));
-    }
-    return out;
-  }
-
-  /** Arms, forks, commits every chain, syncs, confirms, publishes and retires; returns the commit id. */
-  private String effects(WriteToken prepared, ManifestPublisher.Base fresh, List<TablePlan> data,
-      Map<String, io.omnigraph.engine.table.TableFork.Plan> forks, Map<String, TableSnapshot> forWrite,
-      Map<String, List<String>> uuids, String tableBranch, List<WriteIntent.PlannedChain> chains,
-      List<ManifestPublisher.TableUpdate> pointerUpdates, List<RecoverySidecar.TableUpdateSlot> pointerSlots,
-      Map<String, Long> expected, ManifestPublisher.LineageIntent lineage,
-      Ahead<ManifestPublisher.WrittenAhead> publishAhead) {
-    String target = prepared.branch();
-    String commitId = lineage.commitId();
-    WriteIntent sidecar = data.isEmpty() ? null : WriteIntent.armMerge(ctx.sidecars(), target, lineage.actorId(),
-        lineage.message(), prepared.head(), ctx.schemaAuthority(), commitId, lineage.createdAtMicros(),
-        lineage.mergedParentCommitId(), chains, pointerSlots);
-    List<TableSnapshot> forked = new ArrayList<>();
-    try {
-      Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
-      for (var f : forks.entrySet()) {
-        TableSnapshot s = f.getValue().open(); // sidecar-before-ref
-        forked.add(s);
-        forWrite.put(f.getKey(), s);
-      }
-      List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
-      List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
-      for (TablePlan p : data) {
-        ManifestPublisher.TableUpdate u = commitChain(p, forWrite.get(p.key()), uuids.get(p.key()), tableBranch);
-        updates.add(u);
-        confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
-            ManifestStore.versionMetadata(u.tableUri(), u.version())));
-      }
-      if (sidecar != null) {
-        // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the
-        // sidecar is confirmed, because a confirmed sidecar is rolled forward onto those versions.
-        // The confirmation's bytes are written (and synced) on a second thread meanwhile; put after.
-        try (Ahead<SidecarStore.Prepared> confirmation = Ahead.start(
-            () -> sidecar.prepareConfirm(confirmed))) {
-          ctx.publisher().makeDurable(updates, expected);
-          try (SidecarStore.Prepared ready = confirmation.take()) {
-            sidecar.confirm(ready);
-          }
-        }
-        Failpoints.hit(Failpoints.MERGE_AFTER_CONFIRM);
-      }
-      Failpoints.hit(Failpoints.MERGE_BEFORE_PUBLISH);
-      ctx.publisher().publish(new ManifestPublisher.PublishRequest(target, updates, expected, prepared.head(),
-          lineage), fresh, publishAhead.takeOrNull("writing the merge's publish ahead"));
-      Failpoints.hit(Failpoints.MERGE_AFTER_PUBLISH);
-    } catch (OmnigraphException | IllegalArgumentException e) {
-      if (sidecar == null) {
-        throw e;
-      }
-      // After arming there is no effect-free finalizer: recovery decides from the sidecar.
-      throw new RecoveryRequiredException("recovery required for operation " + sidecar.operationId()
-          + ": the merge failed after its recovery sidecar was armed (" + e.getMessage() + "); the next"
-          + " read-write open or 'omnigraph repair' completes or compensates it",
-          new ErrorDetail.RecoveryRequired(sidecar.operationId()), e);
-    } finally {
-      forked.forEach(TableSnapshot::close);
-    }
-    if (sidecar != null) {
-      sidecar.retirePublished(); // the publish is durable: the removal need not be
-    }
-    return commitId;
-  }
-
-  /** Commits one table's chain, each step staged on the version the previous one produced. */
-  private ManifestPublisher.TableUpdate commitChain(TablePlan p, TableSnapshot start, List<String> uuids,
-      String tableBranch) {
-    TableSnapshot cur = start;
-    int step = 0;
-    try {
-      List<Object> steps = new ArrayList<>();
-      for (int link = 0; link < p.adoptedLinks; link++) {
-        steps.add(link); // an adopted plan has no other step
-      }
-      steps.addAll(p.inserts);
-      steps.addAll(p.upserts);
-      steps.addAll(p.deletes);
-      for (Object s : steps) {
-        StagedWrite staged;
-        if (s instanceof Integer link) {
-          staged = ProvenAdoption.stageLink(cur, p.proof, link, ctx.adopter());
-        } else if (s instanceof VectorSchemaRoot batch) {
-          int chunk = step - p.adoptedLinks;
-          KeyedWriteMode mode = chunk < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
-          if (p.proof != null && mode == KeyedWriteMode.STRICT_INSERT) {
-            // Proven interval: no id probe of the target, no merge join.
-            KeyedWrites.checkLimits(p.key(), batch);
-            try {
-              staged = ctx.tables().writer().stageProvenInsert(cur, p.proof, batch);
-            } catch (KeyCollision c) {
-              throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
-            }
-          } else {
-            staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, mode);
-          }
-        } else {
-          @SuppressWarnings("unchecked")
-          List<String> ids = (List<String>) s;
-          staged = ctx.tables().writer().stageDelete(cur, p.key(), LanceFilter.in("id", ids)).orElseThrow(
-              () -> new InternalErrorException("merge delete chunk of " + p.key() + " matched no row", null));
-        }
-        staged = new StagedWrite(staged.tableKey(), staged.location(), staged.readVersion(), uuids.get(step),
-            staged.kind(), staged.rowsWritten(), staged.ids(), staged.operation(), staged.properties());
-        TableSnapshot next = ctx.tables().writer().commitStagedAndOpen(cur, staged);
-        if (cur != start) {
-          cur.close();
-        }
-        cur = next;
-        step++;
-        Failpoints.hit(Failpoints.MERGE_AFTER_CHUNK_COMMIT);
-      }
-      long rows = ctx.tables().reader().countRows(cur);
-      return new ManifestPublisher.TableUpdate(p.targetEntry.identity(), p.key(), cur.version(), rows,
-          cur.location().uri(), tableBranch);
-    } finally {
-      if (cur != start) {
-        cur.close();
-      }
     }
   }
 }

@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
  * Reads a strict graph-batch NDJSON stream (docs/ndjson-format.md) and validates it against a compiled
@@ -227,7 +226,7 @@ public final class GraphLoader {
    * @throws io.omnigraph.api.ResourceLimitException if a table exceeds {@link #maxRowsPerTable(long)}
    */
   public ValidatedLoad load(InputStream in) throws IOException {
-    BufferAllocator owned = allocator == null ? new RootAllocator() : null;
+    BufferAllocator owned = allocator == null ? io.omnigraph.engine.table.MallocAllocations.newRoot() : null;
     BufferAllocator alloc = allocator == null ? owned : allocator;
     PipelinedBatchSink pipeline = pipelined == null ? null : new PipelinedBatchSink(pipelined);
     LoadTables tables = new LoadTables(schema, mode, maxRowsPerTable, alloc, pipeline != null ? pipeline : sink, sinkRows);
@@ -271,7 +270,7 @@ public final class GraphLoader {
       return new ValidatedLoad(ordered, nonBlank, owned);
     } catch (RuntimeException | IOException | Error e) {
       if (pipeline != null) {
-        pipeline.close(); // waits for a batch being written: no file is written after load() returns
+        pipeline.abandon(e); // waits for a batch being written: no file is written after load() returns
       }
       tables.closeAll();
       if (owned != null) {

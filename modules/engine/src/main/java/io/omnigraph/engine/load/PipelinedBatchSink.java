@@ -28,12 +28,13 @@ import org.apache.arrow.vector.util.TransferPair;
  *       thread (it may read the committed snapshot, which is not shared across threads); only the
  *       returned {@link TableBatchWriter.Sink} runs on the writer thread.</li>
  *   <li><b>Failures:</b> a failure of a write is thrown, as raised, by the loader's next
- *       {@link #write} or by {@link #drain}; {@link #close} (the load failed) waits for the batch
- *       being written and discards the rest. Nothing is committed either way: the fragments are
+ *       {@link #write} or by {@link #drain}; {@link #abandon} (the load failed) waits for the batch
+ *       being written, discards the rest and adds a write failure the loader has not thrown to the
+ *       load's failure as suppressed. Nothing is committed either way: the fragments are
  *       staged, and the load commits only after {@link #drain} returned.</li>
  * </ul>
  */
-final class PipelinedBatchSink implements BatchSink, AutoCloseable {
+final class PipelinedBatchSink implements BatchSink {
   private static final VectorSchemaRoot END = new VectorSchemaRoot(List.of());
 
   private record Job(TableBatchWriter.Sink sink, VectorSchemaRoot batch) {}
@@ -77,13 +78,23 @@ final class PipelinedBatchSink implements BatchSink, AutoCloseable {
     rethrowFailure();
   }
 
-  /** Ends the writer without failing (the load failed): the batch being written is finished, nothing more is taken. */
-  @Override
-  public void close() {
+  /**
+   * Ends the writer because the load failed with {@code primary}: the batch being written is
+   * finished, nothing more is taken. A write failure that the loader has not thrown (the writer
+   * failed while the loader failed on its own, e.g. on an invalid line) is added to {@code primary}
+   * as suppressed: both failures are reported, neither is dropped.
+   *
+   * @param primary the load's failure, thrown by the caller after this returns
+   */
+  void abandon(Throwable primary) {
     if (thread != null && !ended) {
       ended = true;
       stopping = true; // a writer waiting for the next batch stops; one writing finishes that batch first
       joinWriter();
+    }
+    Throwable t = failure;
+    if (t != null && t != primary) {
+      primary.addSuppressed(t);
     }
   }
 
@@ -121,11 +132,11 @@ final class PipelinedBatchSink implements BatchSink, AutoCloseable {
       try {
         job = handOff.poll(20, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
-        continue; // nobody interrupts this thread on purpose: stop only on END or close()
+        continue; // nobody interrupts this thread on purpose: stop only on END or abandon()
       }
       if (job == null) {
         if (stopping) {
-          return; // close(): the load failed
+          return; // abandon(): the load failed
         }
         continue;
       }

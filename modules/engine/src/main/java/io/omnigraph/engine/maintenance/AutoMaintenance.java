@@ -42,6 +42,12 @@ public final class AutoMaintenance {
    * every time a few small ones accumulate behind them.
    */
   public static final long TAIL_ROWS = 1 << 16;
+  /**
+   * A table's BTREE indexes are folded when their unindexed tail holds this many rows (or a sixteenth
+   * of the table, when that is fewer: {@link Optimize.Scope#foldBound}), not at every run: a fold
+   * rewrites the whole index (docs/maintenance.md, "Automatic maintenance").
+   */
+  public static final long FOLD_ROWS = 4096;
 
   private static final System.Logger LOG = System.getLogger(AutoMaintenance.class.getName());
 
@@ -78,6 +84,8 @@ public final class AutoMaintenance {
     private final Set<String> dueTables = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean due = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile int manifestBaseline;
+    private volatile boolean manifestDue;
+    private volatile boolean manifestDeferred;
 
     /**
      * Takes note of a published write (no I/O: the counts come from the write's own open handles).
@@ -97,6 +105,7 @@ public final class AutoMaintenance {
         }
       }
       if (outcome.manifestFragments() - manifestBaseline >= policy.manifestFragments()) {
+        manifestDue = true;
         any = true;
       }
       if (any) {
@@ -118,12 +127,25 @@ public final class AutoMaintenance {
         dueTables.remove(key);
         tables.add(key);
       }
-      Result r = AutoMaintenance.run(g, sweep, tables);
+      // The table compaction and the __manifest compaction go on different writes, so that one write
+      // pays for one of them (docs/maintenance.md, "Automatic maintenance"): a __manifest that is due
+      // on the write that compacts tables waits for the next write, once.
+      boolean manifest = manifestDue && (tables.isEmpty() || manifestDeferred);
+      if (tables.isEmpty() && !manifest) {
+        return List.of();
+      }
+      manifestDeferred = manifestDue && !manifest;
+      if (manifest) {
+        manifestDue = false;
+      }
+      Result r = AutoMaintenance.run(g, sweep, tables, manifest);
       if (r.optimized() != null) {
         for (OptimizeResult.TableOptimized t : r.optimized().tables()) {
           baseline.put(t.table(), t.fragmentsAfter());
         }
-        manifestBaseline = (int) r.optimized().manifestFragmentsAfter();
+        if (manifest) {
+          manifestBaseline = (int) r.optimized().manifestFragmentsAfter();
+        }
       }
       return r.warnings();
     }
@@ -146,10 +168,10 @@ public final class AutoMaintenance {
    *
    * @return what it did; never throws for a maintenance failure
    */
-  public static Result run(GraphAccess g, RecoverySweep sweep, Set<String> tables) {
+  public static Result run(GraphAccess g, RecoverySweep sweep, Set<String> tables, boolean manifest) {
     try {
       Failpoints.hit(Failpoints.MAINTENANCE_POST_WRITE);
-      OptimizeResult r = Optimize.run(g, ACTOR, sweep.schema(), new Optimize.Scope(tables, false, MESSAGE, TAIL_ROWS));
+      OptimizeResult r = Optimize.run(g, ACTOR, sweep.schema(), new Optimize.Scope(tables, false, MESSAGE, TAIL_ROWS, FOLD_ROWS, manifest));
       LOG.log(System.Logger.Level.DEBUG, () -> "automatic maintenance of " + tables + ": " + r);
       return new Result(r, List.of());
     } catch (OmnigraphException e) {

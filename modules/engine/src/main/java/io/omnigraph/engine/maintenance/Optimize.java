@@ -64,10 +64,16 @@ public final class Optimize {
    * @param message the commit message
    * @param targetRowsPerFragment Lance's compaction target for the data tables (0: Lance's
    *     default); fragments at least this large are not rewritten unless their deletions call for it
+   * @param foldRows 0: every BTREE index that misses fragments is folded; positive: a table's BTREE
+   *     indexes are folded only when one of them misses at least {@link #foldBound} rows (a fold
+   *     rewrites the whole index, so automatic maintenance folds a growing tail only now and then;
+   *     the tail stays compacted and the id probe's memory knows it: docs/maintenance.md)
+   * @param compactManifest whether the run ends with the {@code __manifest} compaction
    */
-  public record Scope(Set<String> tables, boolean buildIndexes, String message, long targetRowsPerFragment) {
+  public record Scope(Set<String> tables, boolean buildIndexes, String message, long targetRowsPerFragment,
+      long foldRows, boolean compactManifest) {
     /** Every table, every index, Lance's compaction target: {@code omnigraph optimize}. */
-    public static final Scope ALL = new Scope(null, true, MESSAGE, 0);
+    public static final Scope ALL = new Scope(null, true, MESSAGE, 0, 0, true);
 
     public Scope {
       tables = tables == null ? null : Set.copyOf(tables);
@@ -76,6 +82,15 @@ public final class Optimize {
 
     boolean includes(String tableKey) {
       return tables == null || tables.contains(tableKey);
+    }
+
+    /**
+     * @return the unindexed rows at which a table of {@code rows} rows has its BTREE indexes folded:
+     *     {@code foldRows} or a sixteenth of the table, whichever is smaller (at least 1), so a small
+     *     table is folded at every run and a big one once its tail is worth the rewrite
+     */
+    long foldBound(long rows) {
+      return foldRows <= 0 ? 1 : Math.max(1, Math.min(foldRows, rows / 16));
     }
   }
 
@@ -210,32 +225,32 @@ public final class Optimize {
         sidecar.retirePublished(); // the publish is durable: the removal need not be
       }
       // __manifest: physical only (a Rewrite, same rows); every version a commit names stays until cleanup.
-      LanceLocation manifest = g.root().lance(ManifestStore.PATH);
-      int mBefore;
-      int mAfter;
-      long mHead = tables.reader().latestVersionOf(manifest);
-      try (TableSnapshot s = tables.reader().openAt(manifest, mHead)) {
-        mBefore = tables.reader().fragmentCount(s);
-      }
-      mAfter = mBefore;
-      boolean compactManifest;
-      try (TableSnapshot s = tables.reader().openAt(manifest, mHead)) {
-        compactManifest = mBefore >= MIN_FRAGMENTS && tables.reader().needsCompaction(s);
-      }
-      if (compactManifest) {
-        window.checkValid();
-        long v = tables.writer().compact(manifest, ManifestStore.PATH, mHead);
-        // The compacted version is the manifest's HEAD, which every reader opens: durable before optimize returns.
-        g.manifest().durability().syncOnce(tables.reader(),
-            List.of(new io.omnigraph.engine.storage.CommitDurability.TableCommit(manifest, mHead, v)));
-        TableSnapshot compacted = tables.reader().openAt(manifest, v);
-        try {
-          mAfter = tables.reader().fragmentCount(compacted);
-          // Read now, with the address of each branch's head row: the next write's capture and its
-          // addressed publish then read nothing (docs/maintenance.md, "Flat write cost").
-          g.manifest().read(compacted);
-        } finally {
-          g.manifest().keep(compacted); // the next write captures this version with one LIST
+      int mBefore = 0;
+      int mAfter = 0;
+      if (scope.compactManifest()) {
+        LanceLocation manifest = g.root().lance(ManifestStore.PATH);
+        long mHead = tables.reader().latestVersionOf(manifest);
+        boolean compactManifest;
+        try (TableSnapshot s = tables.reader().openAt(manifest, mHead)) {
+          mBefore = tables.reader().fragmentCount(s);
+          compactManifest = mBefore >= MIN_FRAGMENTS && tables.reader().needsCompaction(s);
+        }
+        mAfter = mBefore;
+        if (compactManifest) {
+          window.checkValid();
+          long v = tables.writer().compact(manifest, ManifestStore.PATH, mHead);
+          // The compacted version is the manifest's HEAD, which every reader opens: durable before optimize returns.
+          g.manifest().durability().syncOnce(tables.reader(),
+              List.of(new io.omnigraph.engine.storage.CommitDurability.TableCommit(manifest, mHead, v)));
+          TableSnapshot compacted = tables.reader().openAt(manifest, v);
+          try {
+            mAfter = tables.reader().fragmentCount(compacted);
+            // Read now, with the address of each branch's head row: the next write's capture and its
+            // addressed publish then read nothing (docs/maintenance.md, "Flat write cost").
+            g.manifest().read(compacted);
+          } finally {
+            g.manifest().keep(compacted); // the next write captures this version with one LIST
+          }
         }
       }
       return new OptimizeResult(commitId, done, mBefore, mAfter);
@@ -254,7 +269,7 @@ public final class Optimize {
                 Long.toString(entry.version()), Long.toString(head)));
       }
       int fragments = g.tables().reader().fragmentCount(s);
-      Map<String, Boolean> coverage = g.tables().reader().indexCoverage(s);
+      Map<String, Long> coverage = g.tables().reader().indexCoverage(s);
       // BTREE indexes are folded (Lance optimize_indices); an inverted or vector index that lacks
       // fragments is rebuilt over all of them in the CreateIndex transaction that builds missing ones:
       // Lance cannot append to the segments a distributed build writes.
@@ -272,7 +287,7 @@ public final class Optimize {
             if (buildIndexes) {
               missing.add(w.spec());
             }
-          } else if (!coverage.get(name)) {
+          } else if (coverage.get(name) > 0) {
             if (w.spec() instanceof IndexSpec.BTree) {
               unindexed.add(name);
             } else if (buildIndexes) {
@@ -281,6 +296,10 @@ public final class Optimize {
             }
           }
         }
+      }
+      long uncovered = unindexed.stream().mapToLong(coverage::get).max().orElse(0);
+      if (uncovered < scope.foldBound(entry.rowCount())) {
+        unindexed.clear(); // not yet worth rewriting the index: the tail is compacted on its own
       }
       boolean compact = fragments >= MIN_FRAGMENTS
           && g.tables().reader().needsCompaction(s, scope.targetRowsPerFragment());

@@ -171,12 +171,49 @@ public final class GraphMutation {
     return true;
   }
 
-  /** One attempt from a fresh snapshot of the branch head. */
+  /**
+   * One attempt from a fresh snapshot of the branch head. An insert-only mutation on main without a
+   * head expectation, from a thread that does not hold the write gate, commits through group commit
+   * ({@link GraphWrite#commitGrouped}, docs/concurrency.md "Group commit"): batched with other
+   * threads' mutations of this handle, each its own commit, re-prepared in its own thread when the
+   * batch's leader asks.
+   */
   private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
-    // The branch identity is read before and after the snapshot: equal reads bind the snapshot to
-    // that incarnation of the branch (a delete and re-create in between is a typed conflict).
-    String identity = graph.snapshots().branchIdentity(branch);
-    try (GraphSnapshot committed = graph.snapshots().resolve(GraphRef.branch(branch))) {
+    boolean group = onMovement == GraphWrite.OnMovement.REPREPARE && options.expectedHead() == null
+        && io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch) && !graph.gate().isHeldByCurrentThread();
+    try (Attempt a = new Attempt(plan, onMovement)) {
+      a.prepare();
+      if (a.intent == null) {
+        // Nothing matched: no effect, no commit (a crash here must leave the graph untouched).
+        Failpoints.hit(Failpoints.WRITE_POST_NO_EFFECT);
+        return result(plan, a.staging.counts(), null);
+      }
+      graph.beforeEffectWindow().run();
+      GraphWrite.Outcome outcome = group && a.groupable()
+          ? graph.writer().commitGrouped(a) : graph.writer().commitAndPublish(a.intent);
+      return result(plan, a.staging.counts(), outcome == null ? null : outcome.commitId());
+    }
+  }
+
+  /** One preparation (snapshot, staging, intent); prepared again in place for group commit. */
+  private final class Attempt implements GraphWrite.Member, AutoCloseable {
+    private final MutationPlan plan;
+    private final GraphWrite.OnMovement onMovement;
+    private GraphSnapshot committed;
+    private MutationStaging staging;
+    private GraphWrite.Intent intent;
+
+    Attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
+      this.plan = plan;
+      this.onMovement = onMovement;
+    }
+
+    void prepare() {
+      close();
+      // The branch identity is read before and after the snapshot: equal reads bind the snapshot to
+      // that incarnation of the branch (a delete and re-create in between is a typed conflict).
+      String identity = graph.snapshots().branchIdentity(branch);
+      committed = graph.snapshots().resolve(GraphRef.branch(branch));
       graph.snapshots().requireBranchIdentity(branch, identity);
       WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
       token.requireHead(options.expectedHead(), committed.manifest());
@@ -185,26 +222,59 @@ public final class GraphMutation {
             + " compiled the mutation; nothing was written", new io.omnigraph.api.ErrorDetail.ReadSetConflict(
                 STALE_SCHEMA_MEMBER, planSchemaHash, committed.schema().ir().hash()));
       }
-      return attempt(plan, onMovement, committed, token);
-    }
-  }
-
-  private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement, GraphSnapshot committed,
-      WriteToken token) {
-    try (MutationStaging staging = new MutationStaging(committed.schema(), graph.tables(), committed,
-        graph.newRowId())) {
+      staging = new MutationStaging(committed.schema(), graph.tables(), committed, graph.newRowId());
       MutationExecutor.execute(plan, staging);
       List<TableEffect> effects = staging.stageAll();
-      if (effects.isEmpty()) {
-        // Nothing matched: no effect, no commit (a crash here must leave the graph untouched).
-        Failpoints.hit(Failpoints.WRITE_POST_NO_EFFECT);
-        return result(plan, staging.counts(), null);
+      intent = effects.isEmpty() ? null : new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, token,
+          options.actor(), options.message(), effects, onMovement, options.expectedHead());
+    }
+
+    @Override
+    public GraphWrite.Intent intent() {
+      return intent;
+    }
+
+    @Override
+    public boolean groupable() {
+      io.omnigraph.engine.schema.Catalog catalog = committed.schema().catalog();
+      for (TableEffect e : intent.effects()) {
+        String type = e.spec().typeName();
+        List<io.omnigraph.engine.schema.Constraint> constraints;
+        if (e.spec().kind() == io.omnigraph.engine.schema.SchemaIr.DeclKind.EDGE) {
+          io.omnigraph.engine.schema.EdgeType edge = catalog.edge(type).orElse(null);
+          if (edge == null || !edge.cardinality().isUnbounded()) {
+            return false;
+          }
+          constraints = edge.constraints();
+        } else {
+          constraints = catalog.node(type).map(io.omnigraph.engine.schema.NodeType::constraints).orElse(null);
+        }
+        if (constraints == null || constraints.stream().anyMatch(io.omnigraph.engine.schema.Constraint.Unique.class::isInstance)) {
+          return false;
+        }
       }
-      graph.beforeEffectWindow().run();
-      GraphWrite.Outcome outcome = graph.writer().commitAndPublish(
-          new GraphWrite.Intent(GraphWrite.WriterKind.MUTATION, token, options.actor(), options.message(),
-              effects, onMovement, options.expectedHead()));
-      return result(plan, staging.counts(), outcome.commitId());
+      return true;
+    }
+
+    @Override
+    public void reprepare() {
+      prepare();
+    }
+
+    @Override
+    public void close() {
+      intent = null;
+      try {
+        if (staging != null) {
+          staging.close();
+        }
+      } finally {
+        staging = null;
+        if (committed != null) {
+          committed.close();
+        }
+        committed = null;
+      }
     }
   }
 

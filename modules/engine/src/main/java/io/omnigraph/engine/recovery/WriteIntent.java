@@ -233,14 +233,26 @@ public final class WriteIntent {
   }
 
   /**
-   * Phase A of a branch merge: the v9 {@code BranchMerge} sidecar (payload {@code protocol_v4}) with
-   * every table's pre-minted chain, and a confirmed delta slot for every pointer-only table (its new
-   * version needs no commit), so roll-forward publishes the complete logical merge.
+   * Phase A of a branch merge, its bytes written ahead: the v9 {@code BranchMerge} sidecar (payload
+   * {@code protocol_v4}) with every table's pre-minted chain, and a confirmed delta slot for every
+   * pointer-only table (its new version needs no commit), so roll-forward publishes the complete
+   * logical merge. The bytes are written without putting them: a merge does this while it checks
+   * its token inside the effect window, so its Phase A ({@link PreparedArm#arm()}) then costs only
+   * the rename and the directory sync.
    *
    * @param mergedParent the captured source head, the merge commit's second parent
    * @param pointers the pointer-only table updates (already final)
+   * @throws io.omnigraph.api.StorageFailureException writing the bytes failed: nothing is visible
    */
-  public static WriteIntent armMerge(SidecarStore store, String branch, String actorId, String message,
+  public static PreparedArm prepareArmMerge(SidecarStore store, String branch, String actorId, String message,
+      Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
+      String mergedParent, List<PlannedChain> chains, List<TableUpdateSlot> pointers) {
+    Objects.requireNonNull(store);
+    return new PreparedArm(store, store.prepare(armedMerge(branch, actorId, message, expectedHead, schema, commitId,
+        createdAtMicros, mergedParent, chains, pointers)));
+  }
+
+  private static RecoverySidecar armedMerge(String branch, String actorId, String message,
       Optional<String> expectedHead, RecoverySweep.SchemaAuthority schema, String commitId, long createdAtMicros,
       String mergedParent, List<PlannedChain> chains, List<TableUpdateSlot> pointers) {
     Objects.requireNonNull(mergedParent, "mergedParent");
@@ -263,10 +275,8 @@ public final class WriteIntent {
         schema.domain(), schema.irHash(), schema.identityVersion()),
         new Lineage(commitId, GraphBranch.toColumn(branch), actorId, mergedParent, createdAtMicros, message),
         Ulid.generate(), null, EffectPhase.ARMED, effects, slots);
-    RecoverySidecar s = new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
+    return new RecoverySidecar(Ulid.generate(), RecoverySweep.nowMicros(), GraphBranch.toColumn(branch),
         actorId, WriterKind.BRANCH_MERGE, pins, p);
-    String token = store.arm(s);
-    return new WriteIntent(store, s, token);
   }
 
   /**

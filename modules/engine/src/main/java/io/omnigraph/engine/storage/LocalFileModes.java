@@ -30,7 +30,7 @@ import java.util.Set;
  * (a graph branch's {@code __manifest} fork, a table's lazy fork) is created outside any published
  * version: {@code table/TableWriter.createBranch} calls {@link #nativeBranch} for its few files.
  * Writers that make intermediate table versions (optimize's compaction and index folds, and its
- * {@code __manifest} compaction after the publish; a merge of more than one chunk per table) call
+ * {@code __manifest} compaction after the publish; an ordered merge of more than one chunk per table) call
  * {@link #walk} afterwards, which visits every file of the graph.
  *
  * <p>Only read bits (and, on directories, search bits) are added, never write bits, and only to

@@ -15,7 +15,9 @@ import org.lance.fragment.DeletionFile;
  * per fragment content of a main-ref table, the 64-bit hashes of the ids of its live rows. A
  * fragment's content is fixed by its data files (UUID-named, written once) and its deletion file
  * (also written once; a delete gives the fragment a new one), so the key {@link #key} names content
- * that never changes and an entry never goes stale.
+ * that never changes and an entry never goes stale. A fragment with a deletion file whose own
+ * content is unknown is answered from its data files' entry, if known: a superset of its live ids
+ * ({@link #lookup}).
  *
  * <p>An entry answers "none of these ids is here" exactly (a hash miss is a certain miss); a hash
  * hit only says "maybe", and the probe then scans that fragment with the id filter, so a hash
@@ -51,21 +53,38 @@ final class FragmentIdSets {
 
   /** @return the key of the content of fragment {@code m} of the dataset at {@code uri}: its data files and deletion file */
   static String key(String uri, FragmentMetadata m) {
-    StringBuilder b = new StringBuilder(uri).append('|');
-    for (DataFile f : m.getFiles()) {
-      b.append(f.getBaseId().map(String::valueOf).orElse("")).append(':').append(f.getPath()).append(',');
-    }
+    StringBuilder b = new StringBuilder(physicalKey(uri, m));
     DeletionFile d = m.getDeletionFile();
-    b.append('|');
     if (d != null) {
       b.append(d.getId()).append('@').append(d.getReadVersion()).append(':').append(d.getFileType());
     }
     return b.toString();
   }
 
+  /** @return the key fragment {@code m}'s data files had before any row was deleted from them (its {@link #key} without a deletion file) */
+  private static String physicalKey(String uri, FragmentMetadata m) {
+    StringBuilder b = new StringBuilder(uri).append('|');
+    for (DataFile f : m.getFiles()) {
+      b.append(f.getBaseId().map(String::valueOf).orElse("")).append(':').append(f.getPath()).append(',');
+    }
+    return b.append('|').toString();
+  }
+
   /** @return the sorted hashes of the live ids of the content under {@code key}, or {@code null} when unknown */
   synchronized long[] get(String key) {
     return byContent.get(key);
+  }
+
+  /**
+   * @return the sorted hashes known for fragment {@code m} of the dataset at {@code uri}: of exactly
+   *     its content, else — when it has a deletion file — of its data files before any deletion, a
+   *     superset of its live ids (data files are written once, and rows are only ever deleted from
+   *     them), so a miss is still a certain miss and a hit a filtered scan; {@code null} when unknown.
+   *     A delete or an update in a known fragment therefore does not make the next probe read it.
+   */
+  synchronized long[] lookup(String uri, FragmentMetadata m) {
+    long[] exact = byContent.get(key(uri, m));
+    return exact != null || m.getDeletionFile() == null ? exact : byContent.get(physicalKey(uri, m));
   }
 
   /** Records the live ids of the content under {@code key} (as {@link #hashes}). */

@@ -68,7 +68,7 @@ final class IdProbe {
     List<FragmentMetadata> fragments = fragments(s);
     for (FragmentMetadata m : fragments) {
       String key = FragmentIdSets.cacheable(uri) ? FragmentIdSets.key(uri, m) : null;
-      long[] hashes = key == null ? null : known.get(key);
+      long[] hashes = key == null ? null : known.lookup(uri, m);
       if (hashes != null) {
         if (FragmentIdSets.intersects(hashes, probe)) {
           filtered.add(m.getId());
@@ -143,7 +143,7 @@ final class IdProbe {
     long[] probe = FragmentIdSets.hashes(ids);
     List<Integer> out = new ArrayList<>();
     for (FragmentMetadata m : fragments) {
-      long[] hashes = known.get(FragmentIdSets.key(uri, m));
+      long[] hashes = known.lookup(uri, m);
       if (hashes == null || FragmentIdSets.intersects(hashes, probe)) {
         out.add(m.getId());
       }
@@ -172,7 +172,7 @@ final class IdProbe {
     Map<Integer, String> keys = new HashMap<>();
     for (FragmentMetadata m : fragments(s)) {
       String key = FragmentIdSets.key(uri, m);
-      if (known.get(key) == null && FragmentIdSets.small(m.getPhysicalRows())) {
+      if (known.lookup(uri, m) == null && FragmentIdSets.small(m.getPhysicalRows())) {
         unknown.add(m.getId());
         keys.put(m.getId(), key);
       }

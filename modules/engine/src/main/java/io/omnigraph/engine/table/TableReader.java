@@ -349,20 +349,22 @@ public final class TableReader {
   }
 
   /**
-   * @return per index name at the pinned version, whether it covers every fragment of that version
-   *     ({@code false}: fragments appended after the build are unindexed; optimize folds them in)
+   * @return per index name at the pinned version, the physical rows of the fragments it does not
+   *     cover (0: it covers every fragment; more: fragments appended after the build, which optimize
+   *     folds in; docs/maintenance.md). Metadata only, no I/O.
    */
-  public Map<String, Boolean> indexCoverage(TableSnapshot s) {
+  public Map<String, Long> indexCoverage(TableSnapshot s) {
     return lance(s.location().uri(), () -> {
-      java.util.Set<Integer> fragments = new java.util.HashSet<>();
-      s.dataset().getFragments().forEach(f -> fragments.add(f.getId()));
+      Map<Integer, Long> fragments = new java.util.HashMap<>();
+      s.dataset().getFragments().forEach(f -> fragments.put(f.getId(), f.metadata().getPhysicalRows()));
       Map<String, java.util.Set<Integer>> covered = new TreeMap<>();
       for (org.lance.index.Index i : s.dataset().getIndexes()) {
         java.util.Set<Integer> c = covered.computeIfAbsent(i.name(), k -> new java.util.HashSet<>());
         i.fragments().ifPresent(c::addAll);
       }
-      Map<String, Boolean> out = new TreeMap<>();
-      covered.forEach((name, c) -> out.put(name, c.containsAll(fragments)));
+      Map<String, Long> out = new TreeMap<>();
+      covered.forEach((name, c) -> out.put(name, fragments.entrySet().stream().filter(f -> !c.contains(f.getKey()))
+          .mapToLong(Map.Entry::getValue).sum()));
       return out;
     });
   }

@@ -1,7 +1,6 @@
 package io.omnigraph.engine.table;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
  * The engine's Lance tables: owns the native resources (Lance's runtime, one Arrow allocator, one
@@ -23,7 +22,7 @@ public final class TableStore implements AutoCloseable {
   /** Prepares Lance's native runtime ({@link LanceRuntime#prepare()}) and opens an allocator. */
   public TableStore() {
     LanceRuntime.prepare();
-    this.allocator = new RootAllocator();
+    this.allocator = MallocAllocations.newRoot();
     this.session = org.lance.Session.create();
     this.reader = new TableReader(allocator, session);
     this.writer = new TableWriter(reader);

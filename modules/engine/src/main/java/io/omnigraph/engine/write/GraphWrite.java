@@ -233,6 +233,7 @@ public final class GraphWrite {
   private final SidecarStore sidecars;
   private final RecoverySweep.SchemaAuthority schema;
   private final Authority authority;
+  private final GroupCommitQueue groupQueue = new GroupCommitQueue(this);
 
   /**
    * @param tables the table gateway
@@ -262,37 +263,112 @@ public final class GraphWrite {
    *     after an effect: tables are committed but unpublished
    */
   public Outcome commitAndPublish(Intent intent) {
-    try (EffectWindow window = authority.enter(intent.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
-        + ProcessHandle.current().pid())) {
-      // Minted inside the window, so commit times follow the commit order. The Armed sidecar is then
-      // fully known: its bytes are written (and on local disk synced) on a second thread while the
-      // token is checked, so Phase A costs only the rename and the directory sync
-      // (docs/write-protocol.md, "Durability"); a write that stops before Phase A discards them.
-      String commitId = Ulid.generate();
-      long createdAt = nowMicros();
-      try (Ahead<WriteIntent.PreparedArm> arm = intent.effects().isEmpty() ? null
-              : Ahead.start(() -> prepareArm(intent, commitId, createdAt));
-          ManifestPublisher.Base fresh = publisher.openBase(intent.branch())) {
+    try (EffectWindow window = enterWindow(intent.kind().name().toLowerCase(java.util.Locale.ROOT))) {
+      return inWindow(intent, window, null);
+    }
+  }
+
+  /**
+   * {@link #inWindow} for a write whose token and the pending-sidecar listing the group commit
+   * leader already checked against {@code base}, inside this same window.
+   */
+  Outcome inWindowChecked(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
+    return inWindow(intent, window, Objects.requireNonNull(base), true);
+  }
+
+  /**
+   * Commits {@code member}'s write, batched with other queued members of this handle into one group
+   * commit when it can be (docs/concurrency.md, "Group commit"; {@link GroupCommitQueue}): each
+   * member is still its own graph commit. The caller must not hold this process's write gate (a
+   * writer re-preparing under it commits alone through {@link #commitAndPublish}).
+   *
+   * @return the member's commit, or {@code null} when its (re-)preparation staged nothing
+   * @throws StaleAttempt as {@link #commitAndPublish}, when the member ended up committing alone
+   * @throws RuntimeException the member's own typed failure (its preparation, its conflict), or the
+   *     batch's: a {@link RecoveryRequiredException} names the batch's sidecar for every member
+   */
+  public Outcome commitGrouped(Member member) {
+    return groupQueue.submit(member);
+  }
+
+  /**
+   * A write that may join a group commit (docs/concurrency.md, "Group commit"): an insert-only
+   * mutation on main that prepares itself again, in its own thread, when the batch's leader finds
+   * it prepared against an older head.
+   */
+  public interface Member {
+    /** @return the current attempt's intent, or {@code null} when it staged nothing */
+    Intent intent();
+
+    /**
+     * @return whether the schema lets this write's rows be checked against the head alone: none of
+     *     its tables has a {@code @unique} constraint or a bounded edge cardinality, which two
+     *     members validated against the same head could break together
+     */
+    boolean groupable();
+
+    /** Discards the current attempt and prepares again from a fresh snapshot of the branch head. */
+    void reprepare();
+  }
+
+  /**
+   * @return {batches of two or more members, members committed in them} by group commit in this
+   *     process so far (an observable of docs/concurrency.md, "Group commit")
+   */
+  public static long[] groupCommitCounts() {
+    return new long[] {GroupCommitQueue.batches(), GroupCommitQueue.batchedMembers()};
+  }
+
+  /** Enters this graph's effect window for one operation of this process. */
+  EffectWindow enterWindow(String what) {
+    return authority.enter(what + " " + ProcessHandle.current().pid());
+  }
+
+  /**
+   * The whole effect half of one write inside {@code window}: revalidation, Phases A to D.
+   *
+   * @param base the manifest opened inside the window, or {@code null} to open it here
+   */
+  Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
+    return inWindow(intent, window, base, false);
+  }
+
+  private Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base, boolean checked) {
+    // Minted inside the window, so commit times follow the commit order. The Armed sidecar is then
+    // fully known: its bytes are written (and on local disk synced) on a second thread while the
+    // token is checked, so Phase A costs only the rename and the directory sync
+    // (docs/write-protocol.md, "Durability"); a write that stops before Phase A discards them.
+    String commitId = Ulid.generate();
+    long createdAt = nowMicros();
+    try (Ahead<WriteIntent.PreparedArm> arm = intent.effects().isEmpty() ? null
+            : Ahead.start(() -> prepareArm(intent, commitId, createdAt));
+        ManifestPublisher.Base opened = base == null ? publisher.openBase(intent.branch()) : null) {
+      ManifestPublisher.Base fresh = base == null ? opened : base;
+      if (!checked) {
         revalidate(intent, fresh.state());
         sidecars.requireNonePending();
-        for (TableEffect e : intent.effects()) {
-          if (e.firstTouch() == null) {
-            requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin
-          }
-        }
-        window.checkValid();
-        Outcome outcome = effectsAndPublish(intent, fresh, commitId, createdAt, arm);
-        authority.published(intent, outcome);
-        return outcome;
       }
+      for (TableEffect e : intent.effects()) {
+        if (e.firstTouch() == null) {
+          requireHeadAtPin(e); // a first-touch table's ref does not exist yet: its fork starts at the pin
+        }
+      }
+      window.checkValid();
+      Outcome outcome = effectsAndPublish(intent, fresh, commitId, createdAt, arm);
+      authority.published(intent, outcome);
+      return outcome;
     }
+  }
+
+  /** @return the token of {@code branch} now, at {@code fresh} */
+  WriteToken tokenNow(ManifestState fresh, String branch) {
+    return WriteToken.capture(fresh, branch, authority.branchIdentity(branch), authority.schemaIdentity(fresh));
   }
 
   /** The token check inside the effect window, before any effect, against the manifest read inside it. */
   private void revalidate(Intent intent, ManifestState fresh) {
     WriteToken prepared = intent.token();
-    WriteToken now = WriteToken.capture(fresh, intent.branch(), authority.branchIdentity(intent.branch()),
-        authority.schemaIdentity(fresh));
+    WriteToken now = tokenNow(fresh, intent.branch());
     now.requireHead(intent.callerExpectedHead(), fresh);
     String what = intent.kind().name().toLowerCase(java.util.Locale.ROOT);
     switch (prepared.compare(now)) {
@@ -469,7 +545,7 @@ public final class GraphWrite {
         intent.expectedHead(), schema, commitId, createdAt, planned);
   }
 
-  private static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates) {
+  static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates) {
     List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
     for (ManifestPublisher.TableUpdate u : updates) {
       confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
@@ -488,7 +564,7 @@ public final class GraphWrite {
     }
   }
 
-  private void requireHeadAtPin(TableEffect e) {
+  void requireHeadAtPin(TableEffect e) {
     long head = tables.reader().latestVersion(e.snapshot());
     if (head != e.published().version()) {
       String key = e.spec().tableKey();
@@ -591,12 +667,32 @@ public final class GraphWrite {
     return intent.onMovement() == OnMovement.REPREPARE ? new StaleAttempt(changed) : changed;
   }
 
-  private static RecoveryRequiredException partial(String operation, List<String> landed, String failed,
+  static RecoveryRequiredException partial(String operation, List<String> landed, String failed,
       RuntimeException cause) {
     return new RecoveryRequiredException("recovery required for operation " + operation + ": tables " + landed
         + " were committed but " + failed + " failed (" + cause.getMessage()
         + "); nothing was published, and the next open rolls the write back from its sidecar "
         + RecoverySidecar.path(operation), new ErrorDetail.RecoveryRequired(operation), cause);
+  }
+
+  TableStore tables() {
+    return tables;
+  }
+
+  ManifestPublisher publisher() {
+    return publisher;
+  }
+
+  SidecarStore sidecars() {
+    return sidecars;
+  }
+
+  RecoverySweep.SchemaAuthority schema() {
+    return schema;
+  }
+
+  Authority authority() {
+    return authority;
   }
 
   /** Microseconds since the epoch, the lineage timestamp unit. */

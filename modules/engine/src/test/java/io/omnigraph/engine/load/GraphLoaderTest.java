@@ -270,6 +270,33 @@ class GraphLoaderTest {
     }
 
     @Test
+    void aWriteFailureWhileTheLoaderFailsOnItsOwnIsKeptAsSuppressed() throws Exception {
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 4; i++) {
+        in.append("{\"type\":\"Note\",\"data\":{\"id\":\"n").append(i).append("\",\"text\":\"t").append(i).append("\"}}\n");
+      }
+      in.append("{\"type\":\"Nope\",\"data\":{}}\n"); // the loader fails here, after handing over the first batch
+      io.omnigraph.api.StorageFailureException boom = new io.omnigraph.api.StorageFailureException("disk full", null);
+      try (org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator()) {
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> new GraphLoader(COMPILED, LoadMode.OVERWRITE)
+            .allocator(alloc)
+            .pipelinedBatchSink(spec -> b -> {
+              try {
+                Thread.sleep(100); // still writing when the loader meets the invalid line
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+              throw boom;
+            }, 4)
+            .load(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8))));
+        // The invalid line is the load's error; the writer's failure is not dropped.
+        assertThat(thrown).isInstanceOf(InvalidInputException.class).hasMessageContaining("Nope");
+        assertThat(thrown.getSuppressed()).containsExactly(boom);
+        assertThat(alloc.getAllocatedMemory()).isZero();
+      }
+    }
+
+    @Test
     void oneParserReadsManyLinesAndLinesAfterADeclinedOneStayFast() throws Exception {
       StringBuilder in = new StringBuilder();
       for (int i = 0; i < 50; i++) {

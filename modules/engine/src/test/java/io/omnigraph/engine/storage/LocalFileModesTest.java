@@ -77,6 +77,30 @@ class LocalFileModesTest {
     }
   }
 
+  /**
+   * A proven-insert merge of several links makes intermediate versions of the target's table and
+   * does not walk the graph afterwards (docs/cli.md, "File modes"): the chain's sync fixes each
+   * version's manifest and transaction file, the adopted data files keep the source's modes.
+   */
+  @Test
+  void aProvenInsertMergeOfSeveralLinksLeavesEveryFileReadable() throws IOException {
+    int umask = LocalFileModes.umask();
+    Assumptions.assumeTrue((umask & 0044) == 0, "the umask grants group and others read (else nothing to check)");
+    Path root = tmp.resolve("p");
+    try (Graph g = Omnigraph.init(root.toString(), SCHEMA)) {
+      load(g, null, "{\"type\":\"Person\",\"data\":{\"name\":\"a\"}}\n");
+      g.createBranch("f", null);
+      for (String name : List.of("b", "c", "d")) {
+        g.load(LoadMode.APPEND, new ByteArrayInputStream(("{\"type\":\"Person\",\"data\":{\"name\":\"" + name
+            + "\"}}\n").getBytes(StandardCharsets.UTF_8)), LoadOptions.defaults().withBranch("f"));
+      }
+      io.omnigraph.api.MergeResult r = g.merge("f", null, MergeOptions.defaults());
+      assertThat(r.tables().get("node:Person").route()).isEqualTo("proven_insert");
+      assertThat(r.tables().get("node:Person").transactions()).as("one transaction per link").isEqualTo(3);
+      assertReadable(root, "a proven-insert merge of three links");
+    }
+  }
+
   /** Automatic maintenance compacts after the write (docs/maintenance.md); its files too. */
   @Test
   void automaticMaintenanceLeavesEveryFileReadable() throws IOException {
