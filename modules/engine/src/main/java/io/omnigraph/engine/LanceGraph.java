@@ -255,7 +255,9 @@ final class LanceGraph implements Graph {
   @Override
   public io.omnigraph.api.QueryResult query(String gqText, String queryName, QueryParams params,
       io.omnigraph.api.QueryOptions options) {
-    return query(prepareQuery(gqText, queryName), params, options);
+    ensureOpen();
+    // the text's prepared query (and its idle plans) is kept: docs/queries.md, "Plan caching"
+    return query(io.omnigraph.engine.read.QueryTextCache.SHARED.prepare(schema, gqText, queryName), params, options);
   }
 
   @Override
@@ -274,7 +276,8 @@ final class LanceGraph implements Graph {
   @Override
   public String explainQuery(String gqText, String queryName, QueryParams params, io.omnigraph.api.QueryOptions options) {
     ensureOpen();
-    return io.omnigraph.engine.read.GraphReads.explain(snapshots, prepareQuery(gqText, queryName), params, options);
+    return io.omnigraph.engine.read.GraphReads.explain(snapshots,
+        io.omnigraph.engine.read.QueryTextCache.SHARED.prepare(schema, gqText, queryName), params, options);
   }
 
   @Override

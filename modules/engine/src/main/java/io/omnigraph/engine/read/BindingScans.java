@@ -69,6 +69,59 @@ final class BindingScans {
     lance(b, extra, filter, out);
   }
 
+  /** Receives one piece of cached row numbers ({@link #scanRowNumbers}); {@code rows} is reused after the call. */
+  interface RowNumbers {
+    void accept(NodeCache.Table t, int[] rows, int n);
+  }
+
+  /**
+   * {@link #scan} of {@code b} (no extra filter) as row numbers: when its rows come from the node
+   * cache and it has no residual filter, calls {@code out} with the numbers of the cached rows
+   * passing its pushed filter, ascending, in pieces of at most {@value ReadExecutor#PIECE} (one
+   * buffer, no entity per row) and returns true; else does nothing and returns false (the caller
+   * then scans).
+   */
+  boolean scanRowNumbers(Binding b, RowNumbers out) {
+    if (!b.residual.isEmpty() || (vectorScan != null && vectorScan.binding() == b)
+        || (b == ((Op.Scan) plan.ops.get(0)).binding() && plan.lanceOrder() != null)) {
+      return false;
+    }
+    NodeCache.Table t = cache(b, false);
+    if (t == null) {
+      return false;
+    }
+    count.accept("cache " + b.tableKey(), 1);
+    RowFilter filter = b.pushedFilter();
+    int[] rows = idRows(t, filter);
+    CachedRow view = new CachedRow(t);
+    int n = rows == null ? t.rows() : rows.length;
+    int[] piece = new int[Math.min(Math.max(n, 1), PIECE)];
+    int held = 0;
+    for (int i = 0; i < n; i++) {
+      int r = rows == null ? i : rows[i];
+      view.row = r;
+      if (filter != null && !filter.matches(view)) {
+        continue;
+      }
+      piece[held++] = r;
+      if (held == piece.length) {
+        out.accept(t, piece, held);
+        held = 0;
+      }
+    }
+    if (held > 0) {
+      out.accept(t, piece, held);
+    }
+    return true;
+  }
+
+  /** @return the entities {@link #scan} makes of these cached rows of {@code b} (they passed its filters) */
+  List<Entity> cachedEntities(NodeCache.Table t, Binding b, int[] rows, int n) {
+    List<Entity> out = new ArrayList<>(n);
+    fromCache(t, b, null, Arrays.copyOf(rows, n), out::addAll);
+    return out;
+  }
+
   /**
    * The top {@code limit} cached rows passing {@code filter} in the order Lance would sort them
    * ({@link ReadPlan#lanceOrder}: the executor's order of those keys, nulls first ascending and

@@ -44,10 +44,14 @@ final class ExpandSink implements ReadExecutor.Sink {
   /** The executor's counter names, made once per expansion (a String concatenation per piece costs microseconds while interpreted). */
   private final String rowsExpanded;
   private final String expandCsr;
+  private final String csrRowIndex;
+  private final String pairsCounted;
 
   ExpandSink(ReadExecutor ex, Op.Expand x, ReadExecutor.Sink next) {
     this.rowsExpanded = "rows expanded " + x.edge().name();
     this.expandCsr = "expand csr " + x.edge().name();
+    this.csrRowIndex = "csr row index " + x.edge().name();
+    this.pairsCounted = "pairs counted " + x.edge().name();
     this.ex = ex;
     this.snap = ex.snap;
     this.plan = ex.plan;
@@ -223,32 +227,72 @@ final class ExpandSink implements ReadExecutor.Sink {
    * destination once with its count at the end (docs/queries.md, "Traversal strategies").
    */
   ResultSink weighted;
-  /** Per CSR node: the (row, destination) pairs counted for it; null until the first counted piece. */
-  private long[] pairs;
-  /** The counted destinations in the order their first pair arrived. */
-  private int[] firstSeen;
-  private int seen;
+  /** The (row, destination) pairs counted per destination; null until the first counted piece. */
+  private PairCounts pairs;
+  /** The sources of a piece as dense CSR indexes (reused piece after piece). */
+  private int[] at = new int[64];
 
   private void countPairs(List<Row> rows) {
-    Adjacency a = csr;
+    count(sourceIndexes(rows), rows.size());
+  }
+
+  /** Counts the pairs of the first {@code n} sources of {@code at} (dense indexes, -1: no edge). */
+  private void count(int[] at, int n) {
     if (pairs == null) {
-      pairs = new long[a.nodes()];
-      firstSeen = new int[64];
+      pairs = new PairCounts();
     }
     Adjacency.OneHop hop = hop();
-    int[] at = sourceIndexes(rows);
-    for (int k = 0; k < rows.size(); k++) {
-      int n = at[k] < 0 ? 0 : hop.of(at[k]);
-      for (int j = 0; j < n; j++) {
-        int w = hop.found[j];
-        if (pairs[w]++ == 0) {
-          if (seen == firstSeen.length) {
-            firstSeen = java.util.Arrays.copyOf(firstSeen, seen * 2);
-          }
-          firstSeen[seen++] = w;
-        }
+    for (int k = 0; k < n; k++) {
+      int m = at[k] < 0 ? 0 : hop.of(at[k]);
+      for (int j = 0; j < m; j++) {
+        pairs.add(hop.found[j]);
       }
     }
+  }
+
+  /**
+   * Whether the executor may hand this expansion its source's cached row numbers instead of rows
+   * ({@link #pushRowNumbers}): it counts pairs for the aggregate after it and expands from
+   * {@code root}, the pipeline's root variable.
+   */
+  boolean countsRowNumbers(Binding root) {
+    return weighted != null && x.from() == root;
+  }
+
+  /**
+   * One piece of source rows given as row numbers of the source's cached node table {@code t}
+   * (every one passing the source's filters, ascending): counted over the CSR without making a
+   * row or entity per source (docs/queries.md, "Traversal strategies"); when the chooser does
+   * not take the CSR, the rows are made as the scan would have made them and expanded as usual.
+   */
+  void pushRowNumbers(NodeCache.Table t, int[] rows, int n) {
+    if (csr == null && useCsr(n)) {
+      csr = Adjacency.of(snap, x.edge().tableKey());
+    }
+    if (csr == null || csr.nodes() > ReadExecutor.MEMO_MAX_NODES) {
+      List<Entity> entities = scans.cachedEntities(t, x.from(), rows, n);
+      List<Row> piece = new ArrayList<>(entities.size());
+      for (Entity e : entities) {
+        Entity[] slots = new Entity[plan.bindings.size()];
+        slots[x.from().slot] = e;
+        piece.add(new Row(slots, -1));
+      }
+      push(piece);
+      return;
+    }
+    ex.count(rowsExpanded, n);
+    ex.count(expandCsr);
+    int[] map = csr.rowIndex(t, expectedSources() >= t.rows());
+    if (map != null) {
+      ex.count(csrRowIndex);
+    }
+    if (at.length < n) {
+      at = new int[Math.max(n, 2 * at.length)];
+    }
+    for (int k = 0; k < n; k++) {
+      at[k] = map != null ? map[rows[k]] : csr.indexOf(t.id(rows[k]));
+    }
+    count(at, n);
   }
 
   /**
@@ -257,7 +301,9 @@ final class ExpandSink implements ReadExecutor.Sink {
    * aggregate with its pair count; a destination its filters drop counts nothing.
    */
   private void flushPairs() {
-    ex.count("pairs counted " + x.edge().name(), seen);
+    int seen = pairs.size();
+    ex.count(pairsCounted, seen);
+    ex.count("pair count slots", pairs.capacity());
     Adjacency a = csr;
     boolean needs = x.to().needsRow();
     Entity[] slots = new Entity[plan.bindings.size()];
@@ -268,16 +314,16 @@ final class ExpandSink implements ReadExecutor.Sink {
       if (needs) {
         List<String> ids = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
-          ids.add(a.id(firstSeen[i]));
+          ids.add(a.id(pairs.node(i)));
         }
         rows = scans.hydrate(x.to(), ids);
       }
       for (int i = from; i < to; i++) {
-        int w = firstSeen[i];
-        Entity d = needs ? rows.get(a.id(w)) : Entity.idOnly(a.id(w));
+        String id = a.id(pairs.node(i));
+        Entity d = needs ? rows.get(id) : Entity.idOnly(id);
         if (d != null) {
           slots[x.to().slot] = d;
-          weighted.addPairs(slots, pairs[w]);
+          weighted.addPairs(slots, pairs.count(i));
         }
       }
       weighted.measure();
@@ -295,7 +341,7 @@ final class ExpandSink implements ReadExecutor.Sink {
     NodeCache.Table t = scans.cachedTable(x.from());
     int[] map = t == null ? null : csr.rowIndex(t, expectedSources() >= t.rows());
     if (map != null) {
-      ex.count("csr row index " + x.edge().name());
+      ex.count(csrRowIndex);
     }
     int[] at = new int[rows.size()];
     for (int k = 0; k < at.length; k++) {

@@ -90,16 +90,26 @@ final class ReadExecutor {
     vectorScan = vectorIndexFor(root.binding());
     scans.vectorScan = vectorScan;
     try {
-      scans.scan(root.binding(), null, entities -> {
-        count("root rows", entities.size());
-        List<Row> rows = new ArrayList<>(entities.size());
-        for (Entity e : entities) {
-          Entity[] s = new Entity[slots];
-          s[root.binding().slot] = e;
-          rows.add(new Row(s, -1));
-        }
-        head.push(rows);
-      });
+      // a counting expansion right after the root takes the root's cached row numbers, not rows
+      ExpandSink counting = head instanceof ExpandSink e && e.countsRowNumbers(root.binding()) ? e : null;
+      boolean numbered = counting != null && vectorScan == null
+          && scans.scanRowNumbers(root.binding(), (t, rows, n) -> {
+            count("root rows", n);
+            count("root rows by number", n);
+            counting.pushRowNumbers(t, rows, n);
+          });
+      if (!numbered) {
+        scans.scan(root.binding(), null, entities -> {
+          count("root rows", entities.size());
+          List<Row> rows = new ArrayList<>(entities.size());
+          for (Entity e : entities) {
+            Entity[] s = new Entity[slots];
+            s[root.binding().slot] = e;
+            rows.add(new Row(s, -1));
+          }
+          head.push(rows);
+        });
+      }
       head.finish();
     } catch (Stop stop) {
       // limit reached without ordering: the rows collected are the result
