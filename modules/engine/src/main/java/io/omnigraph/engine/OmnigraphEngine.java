@@ -49,6 +49,7 @@ public final class OmnigraphEngine implements GraphEngine {
     // while this one compiles the schema: in a fresh process these are the two slowest steps of an
     // init, and they share nothing (docs/benchmarks.md, "Cold start of a bulk load").
     java.util.concurrent.FutureTask<TableStore> starting = startTableStore();
+    io.omnigraph.engine.schema.ArrowSchemas.initializeAhead(); // the compile's slowest class, on a third thread
     CompiledSchema schema;
     GraphRoot root;
     try {

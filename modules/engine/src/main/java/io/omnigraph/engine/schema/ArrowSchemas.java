@@ -39,6 +39,31 @@ public final class ArrowSchemas {
   /** System column names. */
   public static final String DST = "dst";
 
+  /**
+   * Starts initializing Arrow's {@link Schema} type on a daemon thread of its own, for a caller
+   * that will build table schemas soon ({@code init}). Arrow's {@code Schema} builds a Jackson JSON
+   * reader for itself when its class initializes, which in a fresh process costs more than the
+   * whole rest of a schema compile (docs/benchmarks.md, "Bulk load: the cold path"); on a second
+   * core it runs while the caller parses the schema, and the caller's first {@code Schema} waits
+   * for it (the JVM initializes a class once) instead of doing the work itself. If the
+   * initialization fails, this thread's error goes to the default uncaught-exception handler and
+   * the caller's own first use of {@code Schema} fails too ({@link NoClassDefFoundError}).
+   *
+   * @return the started thread
+   */
+  public static Thread initializeAhead() {
+    Thread t = new Thread(() -> {
+      try {
+        Class.forName(Schema.class.getName(), true, Schema.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e); // not possible: the engine links against Schema
+      }
+    }, "omnigraph-arrow-schema-init");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
   private ArrowSchemas() {}
 
   /**

@@ -15,7 +15,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * <p>Arrow's default picks Netty's pooled allocator when it is on the class path (it is, through
  * Lance's dependencies). The engine's batches are few and large (a load's column buffers, an
  * index's staging), so the pool buys nothing here, and its chunks (several MiB per arena, one arena
- * per allocating thread) stay resident after the batch is gone: 15-20 MiB of a 10,000-person load's
+ * per allocating thread) stay resident after the batch is gone: 15-30 MiB of a 10,000-person load's
  * peak RSS (docs/benchmarks.md, "Bulk load: the cold path"). Accounting, limits and leak checks
  * are the {@link RootAllocator}'s, unchanged: only where the bytes come from differs. (Arrow still
  * initializes its default manager once per process, when its allocator class loads.)

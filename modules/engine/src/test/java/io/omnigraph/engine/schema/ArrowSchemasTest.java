@@ -94,4 +94,16 @@ class ArrowSchemasTest {
     assertThat(s.tables()).extracting(TableSpec::tableKey)
         .containsExactly("node:Author", "node:Book", "edge:Wrote", "edge:Cites");
   }
+
+  @Test
+  void theSchemaTypeIsInitializedAheadOnADaemonThreadThatNeverHoldsTheProcessOpen() throws Exception {
+    Thread t = ArrowSchemas.initializeAhead();
+    assertThat(t.getName()).isEqualTo("omnigraph-arrow-schema-init");
+    assertThat(t.isDaemon()).isTrue(); // an init that fails or returns early must not keep the JVM alive
+    t.join(60_000);
+    assertThat(t.isAlive()).isFalse();
+    // The type it initialized is usable (its Jackson reader included) by the caller's thread.
+    Schema s = new Schema(List.of(Field.nullable("a", new ArrowType.Utf8())));
+    assertThat(Schema.fromJSON(s.toJson())).isEqualTo(s);
+  }
 }
