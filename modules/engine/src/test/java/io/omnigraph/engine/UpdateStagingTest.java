@@ -78,8 +78,10 @@ class UpdateStagingTest {
       skipped = TableReader.fragmentsSkippedByIds();
       assertThat(g.mutate(set, "set", QueryParams.of(Map.of("n", "di", "a", 5)), MutationOptions.defaults())
           .affectedNodes()).isEqualTo(1);
-      assertThat(TableReader.fragmentsSkippedByIds() - skipped).as("fragments of cy, eve and ada's new row, not read")
-          .isEqualTo(3);
+      // The loaded fragment now has a deletion file (ada's old row): the id memory still answers for it
+      // from its data files' ids (a superset of its live rows: ada, bob), so it is skipped as well.
+      assertThat(TableReader.fragmentsSkippedByIds() - skipped)
+          .as("fragments of cy, eve, ada's new row and the loaded one with its new deletion file, not read").isEqualTo(4);
       assertThat(g.mutate(set, "set", QueryParams.of(Map.of("n", "zed", "a", 5)), MutationOptions.defaults())
           .affectedNodes()).isZero();
       assertThat(people((LanceGraph) g)).isEqualTo(Map.of("ada", 37, "bob", -1, "cy", 1, "di", 5, "eve", 1));

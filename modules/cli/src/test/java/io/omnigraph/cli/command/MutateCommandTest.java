@@ -90,6 +90,24 @@ class MutateCommandTest {
   }
 
   @Test
+  void branchCommitsOnThatBranchAndLeavesMainAlone() {
+    String mainHead = head();
+    assertThat(CliRun.of("branch", "create", "dev", graph).exitCode()).isZero();
+    CliRun run = mutate(graph, "--query", queries.toString(), "--name", "add", "--param", "name=ada", "--branch", "dev",
+        "--json");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String commit = Json.parseObject(run.out().strip()).get("commit").get("graph_commit_id").asText();
+    CliRun dev = CliRun.of("commit", "list", "--branch", "dev", graph, "--json");
+    assertThat(Json.parseObject(dev.out().strip()).get("commits").get(0).get("graph_commit_id").asText()).isEqualTo(commit);
+    assertThat(head()).isEqualTo(mainHead);
+    assertThat(CliRun.of("export", "--branch", "dev", graph).out()).contains("ada");
+    assertThat(CliRun.of("export", graph).out()).doesNotContain("ada");
+    CliRun unknown = mutate(graph, "--query", queries.toString(), "--name", "add", "--param", "name=bob", "--branch", "nope",
+        "--json");
+    assertThat(unknown.exitCode()).isEqualTo(ExitCode.DATA);
+  }
+
+  @Test
   void aMutationThatChangesNothingSaysSoAndPublishesNoCommit() {
     String before = head();
     CliRun run = mutate(graph, "--query", queries.toString(), "--name", "remove", "--param", "name=nobody", "--json");

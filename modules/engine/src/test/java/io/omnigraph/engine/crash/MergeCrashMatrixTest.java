@@ -90,7 +90,11 @@ class MergeCrashMatrixTest {
       new Cell(Failpoints.MERGE_AFTER_CHUNK_COMMIT, 3, Failpoints.MERGE_RECOVERY_AFTER_RESTORE, ROLLED_BACK),
       new Cell(Failpoints.MERGE_AFTER_CHUNK_COMMIT, 5, Failpoints.RECOVERY_POST_RESTORE_PRE_PUBLISH, ROLLED_BACK),
       new Cell(Failpoints.MERGE_AFTER_CONFIRM, 1, Failpoints.RECOVERY_BEFORE_ROLL_FORWARD_PUBLISH, ROLLED_FORWARD),
-      new Cell(Failpoints.MERGE_AFTER_CONFIRM, 1, Failpoints.AUDIT_APPEND, ROLLED_FORWARD));
+      new Cell(Failpoints.MERGE_AFTER_CONFIRM, 1, Failpoints.AUDIT_APPEND, ROLLED_FORWARD),
+      // after the chain's second and fourth chunk too, so every chunk commit of the chain is a cell
+      // (kept last: S3_CELLS picks cells by index)
+      new Cell(Failpoints.MERGE_AFTER_CHUNK_COMMIT, 2, null, ROLLED_BACK),
+      new Cell(Failpoints.MERGE_AFTER_CHUNK_COMMIT, 4, null, ROLLED_BACK));
 
   /**
    * The S3 emulator's default cells (each a child JVM against s3proxy, ~10 s on a quiet machine):
