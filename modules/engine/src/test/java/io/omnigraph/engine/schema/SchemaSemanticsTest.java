@@ -8,8 +8,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every semantic rule of docs/pg-language.md ("Rules the catalog enforces"), each with the exact
- * line:column reported. */
+/**
+ * Every semantic rule the schema catalog enforces on a .pg schema (unique and unreserved type and
+ * property names, no clash with system columns, edges and interfaces that name declared types,
+ * interface properties implemented with their declared types, ...), each refused with the exact
+ * line:column of the offending declaration.
+ */
 class SchemaSemanticsTest {
 
   @ParameterizedTest(name = "{0}")
