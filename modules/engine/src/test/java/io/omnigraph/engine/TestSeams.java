@@ -40,4 +40,39 @@ public final class TestSeams {
       throw new IllegalStateException(e);
     }
   }
+
+  /**
+   * Waits (at most a minute) until {@code n} members are queued for group commit on the handle's
+   * writer (write/GroupCommitQueue; read under the queue's lock).
+   *
+   * @throws IllegalStateException they were not queued in time
+   */
+  public static void awaitGroupQueue(Graph graph, int n) {
+    try {
+      Object writer = ((LanceGraph) graph).writer();
+      java.lang.reflect.Field q = writer.getClass().getDeclaredField("groupQueue");
+      q.setAccessible(true);
+      Object queue = q.get(writer);
+      java.lang.reflect.Field lockField = queue.getClass().getDeclaredField("lock");
+      lockField.setAccessible(true);
+      java.lang.reflect.Field tickets = queue.getClass().getDeclaredField("queue");
+      tickets.setAccessible(true);
+      Object lock = lockField.get(queue);
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+      while (System.nanoTime() < deadline) {
+        synchronized (lock) {
+          if (((java.util.Collection<?>) tickets.get(queue)).size() >= n) {
+            return;
+          }
+        }
+        Thread.sleep(5);
+      }
+      throw new IllegalStateException(n + " members were not queued for group commit within a minute");
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -34,7 +35,9 @@ import java.util.UUID;
  * (Phase A), one chain of table commits per table in member order, the first link the member's
  * staged transaction as is and every later link re-based on the one before
  * ({@link StagedRebase}), one sync group, one confirmation (Phase B), one {@code __manifest}
- * compare-and-set publishing every member as its own commit (Phase C), one retirement (Phase D).
+ * compare-and-set publishing every member as its own commit (Phase C; its files written ahead from
+ * each link's predicted version and row count while the chains commit, {@link PublishAhead}), one
+ * retirement (Phase D).
  *
  * <p>Failures, per member: a refusal of the very first table commit is effect-free for every member
  * (the sidecar is withdrawn and each member commits alone, as a single write would after a lost
@@ -159,112 +162,166 @@ final class GroupCommitBatch {
           tableBranch, false));
     }
     int manifestFragments = w.tables().reader().fragmentCount(fresh.snapshot()) + 1;
-    Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
-    long t0 = System.nanoTime();
-    WriteIntent sidecar = WriteIntent.armGroup(w.sidecars(), branch, head, w.schema(), group, planned);
-    String operation = sidecar.operationId();
-    Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
-    // Per member, per table it touches: the version and row count its link produced.
-    List<Map<String, long[]>> produced = new ArrayList<>();
-    members.forEach(m -> produced.add(new LinkedHashMap<>()));
-    Map<String, Integer> fragments = new TreeMap<>();
-    List<ManifestPublisher.TableUpdate> finals = new ArrayList<>();
-    List<String> landed = new ArrayList<>();
+    // The publish's files are written on another thread while the sidecar is armed and the chains
+    // are committed and confirmed, from each link's predicted version (one above the link before)
+    // and row count (PublishAhead.rowsAfter); the publish commits them only when the batch's real
+    // request is exactly the predicted one on this base, else they are discarded (a wrong
+    // prediction, a withdrawn or failed batch) and nothing written ahead is ever referenced.
+    List<Map<String, long[]>> predicted = predict(members, chains);
+    try (PublishAhead ahead = predicted == null ? PublishAhead.NONE
+        : PublishAhead.start(w.publisher(), request(members, predicted, chains, group, expected, head, tableBranch),
+            fresh)) {
+      Failpoints.hit(Failpoints.WRITE_POST_STAGE_PRE_EFFECT);
+      long t0 = System.nanoTime();
+      WriteIntent sidecar = WriteIntent.armGroup(w.sidecars(), branch, head, w.schema(), group, planned);
+      String operation = sidecar.operationId();
+      Failpoints.hit(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT);
+      // Per member, per table it touches: the version and row count its link produced.
+      List<Map<String, long[]>> produced = new ArrayList<>();
+      members.forEach(m -> produced.add(new LinkedHashMap<>()));
+      Map<String, Integer> fragments = new TreeMap<>();
+      List<String> landed = new ArrayList<>();
+      for (Map.Entry<String, List<Link>> c : chains.entrySet()) {
+        String key = c.getKey();
+        GraphWrite.TableEffect first = c.getValue().get(0).effect();
+        TableSnapshot at = first.snapshot();
+        for (int j = 0; j < c.getValue().size(); j++) {
+          Link link = c.getValue().get(j);
+          TableSnapshot next;
+          try {
+            Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
+            StagedWrite staged = j == 0 ? link.effect().staged()
+                : StagedRebase.rebase(link.effect().staged(), at, uuids.get(key).get(j));
+            next = w.tables().writer().commitStagedAndOpen(at, staged);
+          } catch (RetryableCommitConflict e) {
+            if (landed.isEmpty()) {
+              // Nothing of the batch landed: withdraw the intent; each member commits alone.
+              sidecar.retire();
+              List<Result> out = new ArrayList<>();
+              members.forEach(m -> out.add(new Result(null, null, true)));
+              return out;
+            }
+            throw GraphWrite.partial(operation, landed, key, e);
+          } catch (RuntimeException e) {
+            if (landed.isEmpty() && e instanceof OmnigraphException && unmoved(w, first)) {
+              sidecar.retire();
+              throw e;
+            }
+            if (e instanceof RecoveryRequiredException r) {
+              throw r;
+            }
+            landed.add(key + "@" + (first.published().version() + j + 1) + "?");
+            throw GraphWrite.partial(operation, landed, key, e);
+          }
+          // Handles the batch opened (not the member's own staged snapshot) are closed as it moves on.
+          if (at != first.snapshot()) {
+            at.close();
+          }
+          at = next;
+          landed.add(key + "@" + next.version());
+          try {
+            Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
+            produced.get(link.member()).put(key, new long[] {next.version(), w.tables().reader().countRows(next)});
+          } catch (RuntimeException e) {
+            next.close();
+            throw e instanceof RecoveryRequiredException r ? r : GraphWrite.partial(operation, landed, key, e);
+          }
+        }
+        fragments.put(key, w.tables().reader().fragmentCount(at));
+        w.tables().reader().keep(at); // main: the next write on this table stages against exactly this version
+      }
+      ManifestPublisher.PublishRequest request = request(members, produced, chains, group, expected, head,
+          tableBranch);
+      List<ManifestPublisher.TableUpdate> finals = request.updates();
+      Map<String, Long> phases = new LinkedHashMap<>();
+      long tSync = System.nanoTime();
+      phases.put("commit", tSync - t0);
+      try {
+        w.publisher().makeDurable(finals, expected);
+        sidecar.confirm(GraphWrite.confirmedTables(finals));
+      } catch (OmnigraphException | IllegalArgumentException e) {
+        throw GraphWrite.partial(operation, landed, "making the batch durable and confirming it", e);
+      }
+      long t1 = System.nanoTime();
+      phases.put("sync", t1 - tSync);
+      ManifestState state;
+      try {
+        Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
+        state = w.publisher().publish(request, fresh, ahead.take());
+      } catch (OmnigraphException e) {
+        throw new RecoveryRequiredException("recovery required for operation " + operation + ": the group commit's"
+            + " tables were committed but its " + members.size() + " commits were not published (" + e.getMessage()
+            + "); the confirmed sidecar " + RecoverySidecar.path(operation) + " lets the next write or open publish them",
+            new ErrorDetail.RecoveryRequired(operation), e);
+      }
+      phases.put("publish", System.nanoTime() - t1);
+      sidecar.retirePublished();
+      List<Result> out = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        Map<String, Long> versions = new LinkedHashMap<>();
+        Map<String, Integer> frags = new TreeMap<>();
+        for (Map.Entry<String, long[]> p : produced.get(i).entrySet()) {
+          versions.put(p.getKey(), p.getValue()[0]);
+          frags.put(p.getKey(), fragments.get(p.getKey()));
+        }
+        GraphWrite.Outcome outcome = new GraphWrite.Outcome(group.get(i).graphCommitId(), state, versions, phases,
+            manifestFragments, frags);
+        w.authority().published(members.get(i), outcome);
+        out.add(new Result(outcome, null, false));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Each member's predicted version and row count per table it touches, as {@code produced} holds
+   * the real ones: link j of a chain at the published version + j + 1, its rows predicted from the
+   * link before.
+   *
+   * @return the prediction, or {@code null} when a link's row count is not predicted from its operation
+   */
+  private static List<Map<String, long[]>> predict(List<GraphWrite.Intent> members, Map<String, List<Link>> chains) {
+    List<Map<String, long[]>> out = new ArrayList<>();
+    members.forEach(m -> out.add(new LinkedHashMap<>()));
     for (Map.Entry<String, List<Link>> c : chains.entrySet()) {
-      String key = c.getKey();
       GraphWrite.TableEffect first = c.getValue().get(0).effect();
-      TableSnapshot at = first.snapshot();
+      long rows = first.published().rowCount();
       for (int j = 0; j < c.getValue().size(); j++) {
         Link link = c.getValue().get(j);
-        TableSnapshot next;
-        try {
-          Failpoints.hit(Failpoints.TABLE_COMMIT_BEFORE);
-          StagedWrite staged = j == 0 ? link.effect().staged()
-              : StagedRebase.rebase(link.effect().staged(), at, uuids.get(key).get(j));
-          next = w.tables().writer().commitStagedAndOpen(at, staged);
-        } catch (RetryableCommitConflict e) {
-          if (landed.isEmpty()) {
-            // Nothing of the batch landed: withdraw the intent; each member commits alone.
-            sidecar.retire();
-            List<Result> out = new ArrayList<>();
-            members.forEach(m -> out.add(new Result(null, null, true)));
-            return out;
-          }
-          throw GraphWrite.partial(operation, landed, key, e);
-        } catch (RuntimeException e) {
-          if (landed.isEmpty() && e instanceof OmnigraphException && unmoved(w, first)) {
-            sidecar.retire();
-            throw e;
-          }
-          if (e instanceof RecoveryRequiredException r) {
-            throw r;
-          }
-          landed.add(key + "@" + (first.published().version() + j + 1) + "?");
-          throw GraphWrite.partial(operation, landed, key, e);
+        OptionalLong after = PublishAhead.rowsAfter(link.effect().staged(), rows, first.snapshot());
+        if (after.isEmpty()) {
+          return null;
         }
-        // Handles the batch opened (not the member's own staged snapshot) are closed as it moves on.
-        if (at != first.snapshot()) {
-          at.close();
-        }
-        at = next;
-        landed.add(key + "@" + next.version());
-        try {
-          Failpoints.hit(Failpoints.TABLE_COMMIT_AFTER);
-          produced.get(link.member()).put(key, new long[] {next.version(), w.tables().reader().countRows(next)});
-        } catch (RuntimeException e) {
-          next.close();
-          throw e instanceof RecoveryRequiredException r ? r : GraphWrite.partial(operation, landed, key, e);
-        }
+        rows = after.getAsLong();
+        out.get(link.member()).put(c.getKey(), new long[] {first.published().version() + j + 1, rows});
       }
-      long[] last = produced.get(c.getValue().get(c.getValue().size() - 1).member()).get(key);
-      fragments.put(key, w.tables().reader().fragmentCount(at));
-      finals.add(new ManifestPublisher.TableUpdate(identity(first), key, last[0], last[1],
+    }
+    return out;
+  }
+
+  /**
+   * The batch's publish: each member before the last a {@link ManifestPublisher.GroupStep} of the
+   * versions it produced, the last member's commit with every table's final version. Built the same
+   * way from the predicted and from the real versions, so the two are equal exactly when every
+   * prediction held.
+   */
+  private static ManifestPublisher.PublishRequest request(List<GraphWrite.Intent> members,
+      List<Map<String, long[]>> produced, Map<String, List<Link>> chains, List<RecoverySidecar.GroupMember> group,
+      Map<String, Long> expected, Optional<String> head, String tableBranch) {
+    List<ManifestPublisher.TableUpdate> finals = new ArrayList<>();
+    for (Map.Entry<String, List<Link>> c : chains.entrySet()) {
+      GraphWrite.TableEffect first = c.getValue().get(0).effect();
+      long[] last = produced.get(c.getValue().get(c.getValue().size() - 1).member()).get(c.getKey());
+      finals.add(new ManifestPublisher.TableUpdate(identity(first), c.getKey(), last[0], last[1],
           first.snapshot().location().uri(), tableBranch));
-      w.tables().reader().keep(at); // main: the next write on this table stages against exactly this version
     }
-    Map<String, Long> phases = new LinkedHashMap<>();
-    long tSync = System.nanoTime();
-    phases.put("commit", tSync - t0);
-    try {
-      w.publisher().makeDurable(finals, expected);
-      sidecar.confirm(GraphWrite.confirmedTables(finals));
-    } catch (OmnigraphException | IllegalArgumentException e) {
-      throw GraphWrite.partial(operation, landed, "making the batch durable and confirming it", e);
-    }
-    long t1 = System.nanoTime();
-    phases.put("sync", t1 - tSync);
     List<ManifestPublisher.GroupStep> steps = new ArrayList<>();
     for (int i = 0; i < members.size() - 1; i++) {
       steps.add(new ManifestPublisher.GroupStep(lineage(group.get(i)), updates(members.get(i), produced.get(i),
           tableBranch)));
     }
-    ManifestState state;
-    try {
-      Failpoints.hit(Failpoints.WRITE_POST_FINALIZE_PRE_PUBLISH);
-      state = w.publisher().publish(ManifestPublisher.PublishRequest.group(branch, finals, expected, head, steps,
-          lineage(group.get(group.size() - 1))), fresh);
-    } catch (OmnigraphException e) {
-      throw new RecoveryRequiredException("recovery required for operation " + operation + ": the group commit's"
-          + " tables were committed but its " + members.size() + " commits were not published (" + e.getMessage()
-          + "); the confirmed sidecar " + RecoverySidecar.path(operation) + " lets the next write or open publish them",
-          new ErrorDetail.RecoveryRequired(operation), e);
-    }
-    phases.put("publish", System.nanoTime() - t1);
-    sidecar.retirePublished();
-    List<Result> out = new ArrayList<>();
-    for (int i = 0; i < members.size(); i++) {
-      Map<String, Long> versions = new LinkedHashMap<>();
-      Map<String, Integer> frags = new TreeMap<>();
-      for (Map.Entry<String, long[]> p : produced.get(i).entrySet()) {
-        versions.put(p.getKey(), p.getValue()[0]);
-        frags.put(p.getKey(), fragments.get(p.getKey()));
-      }
-      GraphWrite.Outcome outcome = new GraphWrite.Outcome(group.get(i).graphCommitId(), state, versions, phases,
-          manifestFragments, frags);
-      w.authority().published(members.get(i), outcome);
-      out.add(new Result(outcome, null, false));
-    }
-    return out;
+    return ManifestPublisher.PublishRequest.group(GraphBranch.MAIN, finals, expected, head, steps,
+        lineage(group.get(group.size() - 1)));
   }
 
   private static boolean unmoved(GraphWrite w, GraphWrite.TableEffect first) {

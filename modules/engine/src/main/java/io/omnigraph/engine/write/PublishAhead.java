@@ -77,9 +77,33 @@ final class PublishAhead implements AutoCloseable {
     if (updates.isEmpty()) {
       return NONE;
     }
-    ManifestPublisher.PublishRequest request = new ManifestPublisher.PublishRequest(intent.branch(), updates,
-        expected, intent.expectedHead(),
-        new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAtMicros));
+    return start(publisher, new ManifestPublisher.PublishRequest(intent.branch(), updates, expected,
+        intent.expectedHead(),
+        new ManifestPublisher.LineageIntent(commitId, intent.actorId(), intent.message(), createdAtMicros)), base);
+  }
+
+  /**
+   * The predicted row count of a table after committing {@code staged} on a version holding
+   * {@code rowsBefore} rows, when the operation alone tells it (a group commit predicts each link of
+   * a table's chain from the one before: docs/concurrency.md, "Group commit").
+   *
+   * @return the count, or empty when it is not predicted from the operation
+   */
+  static OptionalLong rowsAfter(io.omnigraph.engine.table.StagedWrite staged, long rowsBefore,
+      io.omnigraph.engine.table.TableSnapshot snapshot) {
+    OptionalLong rows = staged.rowsAfter(rowsBefore, snapshot);
+    return rows.isEmpty() ? rows : OptionalLong.of(rows.getAsLong() + rowCountSkew);
+  }
+
+  /**
+   * Starts writing the files of {@code request}'s first publish attempt on {@code base}, a request
+   * built from predicted table versions and row counts (a group commit's, whose publish then
+   * commits them only when the batch's real request is exactly this one).
+   *
+   * @return the pending write, or {@link #NONE} when the publish would not take the addressed route
+   */
+  static PublishAhead start(ManifestPublisher publisher, ManifestPublisher.PublishRequest request,
+      ManifestPublisher.Base base) {
     long head = publisher.headRowAddress(request, base); // on this thread: it may read the manifest
     if (head < 0) {
       return NONE;
