@@ -181,16 +181,22 @@ public final class GraphMutation {
   private MutationResult attempt(MutationPlan plan, GraphWrite.OnMovement onMovement) {
     boolean group = onMovement == GraphWrite.OnMovement.REPREPARE && options.expectedHead() == null
         && io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch) && !graph.gate().isHeldByCurrentThread();
-    try (Attempt a = new Attempt(plan, onMovement)) {
+    // A grouped attempt announces itself before it prepares, so a leader gathering a round waits for it.
+    try (Attempt a = new Attempt(plan, onMovement);
+        GraphWrite.Preparing announced = group ? graph.writer().preparingToGroup() : null) {
       a.prepare();
       if (a.intent == null) {
         // Nothing matched: no effect, no commit (a crash here must leave the graph untouched).
         Failpoints.hit(Failpoints.WRITE_POST_NO_EFFECT);
         return result(plan, a.staging.counts(), null);
       }
+      boolean grouped = group && a.groupable();
+      if (announced != null && !grouped) {
+        announced.close(); // commits alone: no leader waits for it
+      }
       graph.beforeEffectWindow().run();
-      GraphWrite.Outcome outcome = group && a.groupable()
-          ? graph.writer().commitGrouped(a) : graph.writer().commitAndPublish(a.intent);
+      GraphWrite.Outcome outcome = grouped
+          ? graph.writer().commitGrouped(a, announced) : graph.writer().commitAndPublish(a.intent);
       return result(plan, a.staging.counts(), outcome == null ? null : outcome.commitId());
     }
   }

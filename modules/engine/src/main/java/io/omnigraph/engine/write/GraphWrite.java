@@ -292,6 +292,30 @@ public final class GraphWrite {
   }
 
   /**
+   * {@link #commitGrouped(Member)} for a member whose preparation was announced
+   * ({@link #preparingToGroup}); queuing consumes the announcement.
+   */
+  public Outcome commitGrouped(Member member, Preparing announced) {
+    return groupQueue.submit(member, (GroupCommitQueue.Announcement) announced);
+  }
+
+  /**
+   * Announces, before it prepares, a write that intends to join a group commit: a leader gathering
+   * its round waits briefly for it (docs/concurrency.md, "Group commit").
+   *
+   * @return the announcement; close it (withdraw) when the write does not queue
+   */
+  public Preparing preparingToGroup() {
+    return groupQueue.announce();
+  }
+
+  /** An announced preparation ({@link #preparingToGroup}); closing withdraws it unless it queued. */
+  public interface Preparing extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
    * A write that may join a group commit (docs/concurrency.md, "Group commit"): an insert-only
    * mutation on main that prepares itself again, in its own thread, when the batch's leader finds
    * it prepared against an older head.

@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       leader holds the window, so nothing can publish meanwhile; a ticket whose branch or schema
  *       changed fails with its own ReadSetChanged;</li>
  *   <li>it waits for the re-preparing tickets, at most {@value #BARRIER_MILLIS} ms (a ticket not
- *       back by then stays queued for the next round), then forms the batch from the ready tickets
+ *       back by then stays queued for the next round), and for members that announced a preparation
+ *       meant to queue here ({@link #announce}), at most {@value #GATHER_MILLIS} ms; it takes in every
+ *       ticket queued meanwhile, then forms the batch from the ready tickets
  *       in queue order ({@link GroupCommitBatch#select}); a ticket that may not join goes alone
  *       after the round, through {@link GraphWrite#commitAndPublish};</li>
  *   <li>one ready ticket commits through the single-write path inside the window; two or more
@@ -40,6 +42,12 @@ final class GroupCommitQueue {
   static final int MAX_BATCH = 32;
   /** How long a leader waits for the members it told to re-prepare. */
   static final long BARRIER_MILLIS = 250;
+  /**
+   * How long a leader waits for members that announced they are preparing ({@link #announce}) and
+   * have not queued yet: without it, the first thread back from a batch leads a round of one while
+   * the others prepare, and they all re-prepare after it (docs/concurrency.md, "Group commit").
+   */
+  static final long GATHER_MILLIS = 50;
   /** Set to {@code false} to turn batching off: every queued member then commits alone (docs/concurrency.md). */
   static final String ENABLED_PROPERTY = "omnigraph.write.groupCommit";
 
@@ -64,6 +72,8 @@ final class GroupCommitQueue {
   private final GraphWrite writer;
   private final Object lock = new Object();
   private final ArrayDeque<Ticket> queue = new ArrayDeque<>();
+  /** Members that announced a preparation and have neither queued nor withdrawn it. */
+  private int preparing;
   private boolean leading;
   private final ThreadLocal<Boolean> interrupted = new ThreadLocal<>();
 
@@ -85,12 +95,59 @@ final class GroupCommitQueue {
     return !"false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "true"));
   }
 
+  /**
+   * A preparation that intends to queue here; a leader's barrier waits for it (at most
+   * {@value #GATHER_MILLIS} ms) instead of leaving it for the next round. Queuing it consumes it;
+   * closing it first withdraws it (the writer did not queue: it staged nothing, may not be grouped,
+   * or failed).
+   */
+  final class Announcement implements GraphWrite.Preparing {
+    private boolean open = true;
+
+    private Announcement() {}
+
+    /** Withdraws the announcement unless the member queued. */
+    @Override
+    public void close() {
+      synchronized (lock) {
+        end();
+      }
+    }
+
+    private void end() {
+      if (open) {
+        open = false;
+        preparing--;
+        lock.notifyAll();
+      }
+    }
+  }
+
+  /** @return a new announcement of a preparation that intends to queue here */
+  Announcement announce() {
+    synchronized (lock) {
+      preparing++;
+      return new Announcement();
+    }
+  }
+
   GraphWrite.Outcome submit(GraphWrite.Member member) {
+    return submit(member, null);
+  }
+
+  /**
+   * @param announced the member's announcement ({@link #announce}), consumed as it queues, or
+   *     {@code null}
+   */
+  GraphWrite.Outcome submit(GraphWrite.Member member, Announcement announced) {
     if (member.intent() == null) {
       return null;
     }
     Ticket t = new Ticket(member);
     synchronized (lock) {
+      if (announced != null) {
+        announced.end();
+      }
       queue.addLast(t);
       lock.notifyAll();
     }
@@ -228,25 +285,30 @@ final class GroupCommitQueue {
   }
 
   /**
-   * Waits until no ticket of the round is re-preparing (or the barrier's time is up), taking in
-   * tickets queued meanwhile.
+   * Waits until no ticket of the round is re-preparing (or the barrier's time is up) and no
+   * announced preparation is still to queue (or the gathering's time is up), taking in tickets
+   * queued meanwhile.
    *
    * @return the round's tickets prepared against {@code now}, in queue order
    */
   private List<Ticket> barrier(List<Ticket> round, WriteToken now) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BARRIER_MILLIS);
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MILLISECONDS.toNanos(BARRIER_MILLIS);
+    long gatherDeadline = start + TimeUnit.MILLISECONDS.toNanos(GATHER_MILLIS);
     synchronized (lock) {
       while (true) {
         drain(round, now);
         for (Ticket t : round) {
           classify(t, now);
         }
-        long left = deadline - System.nanoTime();
-        boolean pending = round.stream().anyMatch(t -> t.state == State.REPREPARE || t.state == State.REPREPARING);
-        if (!pending || left <= 0) {
+        long at = System.nanoTime();
+        boolean reprepare = at < deadline
+            && round.stream().anyMatch(t -> t.state == State.REPREPARE || t.state == State.REPREPARING);
+        boolean gather = at < gatherDeadline && preparing > 0 && round.size() < MAX_BATCH;
+        if (!reprepare && !gather) {
           break;
         }
-        await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        await(Math.max(1, TimeUnit.NANOSECONDS.toMillis((reprepare ? deadline : gatherDeadline) - at)));
       }
       List<Ticket> ready = new ArrayList<>();
       for (Ticket t : round) {
