@@ -8,7 +8,6 @@ import io.omnigraph.api.MergeOptions;
 import io.omnigraph.api.MergeOutcome;
 import io.omnigraph.api.MergeResult;
 import io.omnigraph.api.RecoveryRequiredException;
-import io.omnigraph.engine.export.NdjsonExporter;
 import io.omnigraph.engine.manifest.GraphBranch;
 import io.omnigraph.engine.manifest.GraphCommit;
 import io.omnigraph.engine.manifest.ManifestPublisher;
@@ -37,23 +36,16 @@ import io.omnigraph.engine.write.EffectWindow;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
 import io.omnigraph.engine.write.WriteToken;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -97,6 +89,29 @@ public final class BranchMerge {
   static volatile long chunkBytes = KeyedWrites.MAX_BYTES;
 
   /**
+   * Test seam: the rows of one scanner batch of the ordered cursors (docs/branches.md, "Memory bound
+   * of the ordered merge"); the product value is {@link KeyedWrites#MAX_ROWS}. Tests lower it to walk
+   * a table in many batches.
+   */
+  static volatile int scanRows = KeyedWrites.MAX_ROWS;
+
+  /**
+   * Test seam: the one budget of the merged-graph checks (the taken rows' checked columns and the
+   * taken and deleted ids they retain, over every table); the product value is
+   * {@link KeyedWrites#MAX_BYTES}.
+   */
+  static volatile long validationBytes = KeyedWrites.MAX_BYTES;
+
+  /** Test seam: the budget of the retained delete plan (every delete chunk's filter bytes); product 32 MiB. */
+  static volatile long deletePlanBytes = KeyedWrites.MAX_BYTES;
+
+  /** The most conflicts a {@code merge_conflicts} error lists; the message counts them all. */
+  static final int MAX_LISTED_CONFLICTS = 1000;
+
+  /** Test seam: the memory peaks of the last merge that changed a table in this JVM (planning and effects). */
+  static volatile MergeMemory.Peaks lastMemory;
+
+  /**
    * Test seam: whether the proven-insert route may be taken (tests turn it off to compare the
    * routes' results on the same history); the system property {@code omnigraph.merge.ordered_only}
    * turns it off too.
@@ -131,6 +146,8 @@ public final class BranchMerge {
       ProvenAdoption.FileAdopter adopter) {}
 
   private final Context ctx;
+  private final MergeMemory memory = new MergeMemory();
+  private long conflictCount;
 
   private BranchMerge(Context ctx) {
     this.ctx = ctx;
@@ -202,21 +219,20 @@ public final class BranchMerge {
         GraphSnapshot b = baseIsTarget ? tgt : owned;
         List<ErrorDetail.MergeConflict> conflicts = new ArrayList<>();
         for (TableSpec spec : tgt.schema().tables()) {
-          TablePlan plan = plan(spec, b, src, tgt, target, conflicts);
+          TablePlan plan = plan(spec, b, src, tgt, target);
           if (plan != null) {
             plans.add(plan);
           }
         }
         for (TablePlan p : plans) {
-          if (p.adoptedLinks > 0 && checksNeedRows(p, plans, tgt.schema())) {
-            readProven(p, p.checkedRows);
-          }
+          p.checksNeedRows = checksNeedRows(p, plans, tgt.schema());
+          read(p, conflicts);
         }
         if (conflicts.isEmpty()) {
           validate(plans, tgt, conflicts);
         }
         if (!conflicts.isEmpty()) {
-          throw conflictsError(source, target, conflicts);
+          throw conflictsError(source, target, conflicts, conflictCount);
         }
         for (TablePlan p : plans) {
           if (p.route.equals("pointer")) {
@@ -240,6 +256,9 @@ public final class BranchMerge {
         return new MergeResult(outcome, source, target, srcHead, base.commitId(), commitId, counts, false);
       } finally {
         plans.forEach(TablePlan::close);
+        if (!plans.isEmpty()) {
+          lastMemory = memory.peaks(); // planning and effects
+        }
       }
     }
   }
@@ -248,9 +267,13 @@ public final class BranchMerge {
     return a.version() == b.version() && Objects.equals(a.branch(), b.branch());
   }
 
-  /** @return the table's plan, or {@code null} when the merge leaves it as the target has it */
-  private TablePlan plan(TableSpec spec, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt, String target,
-      List<ErrorDetail.MergeConflict> conflicts) {
+  /**
+   * The table's route (no row is read here: {@link #read} reads them once every changed table is
+   * known).
+   *
+   * @return the table's plan, or {@code null} when the merge leaves it as the target has it
+   */
+  private TablePlan plan(TableSpec spec, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt, String target) {
     String key = spec.tableKey();
     TableEntry be = base.entry(key);
     TableEntry se = src.entry(key);
@@ -265,29 +288,26 @@ public final class BranchMerge {
     }
     TablePlan plan = new TablePlan(spec, te, se);
     plan.sourceUri = src.table(key).location().uri();
+    plan.baseTable = base.table(key);
+    plan.sourceTable = src.table(key);
+    plan.targetTable = tgt.table(key);
+    plan.schema = tgt.schema();
+    plan.memory = memory;
     // A later version on the target's own ref while the target did not change the table: publish
     // it, write nothing. Its rows are still diffed, for the counts and the merged-graph checks.
     plan.route = sameVersion(te, be) && Objects.equals(se.branch(), te.branch()) ? "pointer" : "ordered";
-    try {
-      if (plan.route.equals("ordered") && provenInsert) {
-        InsertProof proof = proveInsertOnly(plan, base, src, target);
-        if (proof.proven()) {
-          plan.route = "proven_insert";
-          plan.proof = proof;
-          if (adoptFiles && ctx.adopter() != null && ProvenAdoption.adoptable(tgt.table(key), proof)) {
-            plan.adoptedLinks = proof.links(); // files adopted link by link: no row read here
-            plan.inserted = proof.rows();
-          } else {
-            readProven(plan, plan.inserts);
-          }
-          return plan;
+    if (plan.route.equals("ordered") && provenInsert) {
+      InsertProof proof = proveInsertOnly(plan, base, src, target);
+      if (proof.proven()) {
+        plan.route = "proven_insert";
+        plan.proof = proof;
+        if (adoptFiles && ctx.adopter() != null && ProvenAdoption.adoptable(tgt.table(key), proof)) {
+          plan.adoptedLinks = proof.links(); // files adopted link by link: no row written from here
+          plan.inserted = proof.rows();
         }
-        plan.provenRefusal = proof.refusal();
+        return plan;
       }
-      diff(plan, base, src, tgt, conflicts);
-    } catch (RuntimeException e) {
-      plan.close();
-      throw e;
+      plan.provenRefusal = proof.refusal();
     }
     return plan;
   }
@@ -328,155 +348,134 @@ public final class BranchMerge {
   }
 
   /**
-   * Whether the merged-graph checks ({@link MergedGraphRules}) read an adopted table's rows: its
+   * Whether the merged-graph checks ({@link MergedGraphRules}) read a table's taken rows: its
    * {@code @unique} tuples, or its ids and endpoints when the merge changes any edge table. Otherwise
-   * nothing of it is read: its rows are exactly the source's, which were checked when written.
+   * none is kept (and an adopted interval is not read): the checks need only its deleted ids.
    */
   private static boolean checksNeedRows(TablePlan p, List<TablePlan> plans, CompiledSchema schema) {
-    boolean unique = (p.spec.kind() == SchemaIr.DeclKind.EDGE
-        ? schema.catalog().edge(p.spec.typeName()).map(EdgeType::constraints)
-        : schema.catalog().node(p.spec.typeName()).map(NodeType::constraints)).orElse(List.of()).stream()
-        .anyMatch(Constraint.Unique.class::isInstance);
+    boolean unique = constraints(schema, p.spec).stream().anyMatch(Constraint.Unique.class::isInstance);
     return unique || plans.stream().anyMatch(q -> q.spec.kind() == SchemaIr.DeclKind.EDGE);
   }
 
-  /**
-   * Reads a proven interval's rows into chunks ({@code into}: the strict-insert chunks, or rows kept
-   * only for the checks): no base or target rows are read, no row is compared (every id is new to
-   * the target).
-   */
-  private void readProven(TablePlan plan, List<VectorSchemaRoot> into) {
-    plan.inserted = 0;
-    MergeChunker inserts = new MergeChunker(plan.key(), ctx.tables().allocator(), into);
-    try {
-      ctx.tables().reader().scanProvenRows(plan.proof, chunkRows, batch -> {
-        VarCharVector ids = (VarCharVector) batch.getVector("id");
-        for (int i = 0; i < batch.getRowCount(); i++) {
-          plan.takenIds.add(new String(ids.get(i), StandardCharsets.UTF_8));
-          inserts.add(batch, i);
-          plan.inserted++;
-        }
-      });
-      inserts.flush();
-    } catch (RuntimeException e) {
-      inserts.discard();
-      throw e;
-    }
-    if (plan.inserted != plan.proof.rows() || plan.takenIds.size() != plan.inserted) {
-      throw new InternalErrorException("proven interval of " + plan.key() + " holds " + plan.proof.rows()
-          + " rows but " + plan.inserted + " rows (" + plan.takenIds.size() + " ids) were read", null);
-    }
+  private static List<Constraint> constraints(CompiledSchema schema, TableSpec spec) {
+    return (spec.kind() == SchemaIr.DeclKind.EDGE ? schema.catalog().edge(spec.typeName()).map(EdgeType::constraints)
+        : schema.catalog().node(spec.typeName()).map(NodeType::constraints)).orElse(List.of());
   }
 
-  /** The ordered three-way diff of one table into bounded chunks. */
-  private void diff(TablePlan plan, GraphSnapshot base, GraphSnapshot src, GraphSnapshot tgt,
-      List<ErrorDetail.MergeConflict> conflicts) {
-    String key = plan.key();
-    CompiledSchema schema = tgt.schema();
-    Map<String, String> baseRows = rows(base, key);
-    Map<String, String> targetRows = rows(tgt, key);
-    BufferAllocator allocator = ctx.tables().allocator();
-    MergeChunker inserts = new MergeChunker(key, allocator, plan.inserts);
-    MergeChunker upserts = new MergeChunker(key, allocator, plan.upserts);
-    Set<String> seen = new HashSet<>();
-    try {
-      src.scanSortedById(key, batch -> {
-        List<String> lines = lines(schema, key, batch);
-        VarCharVector ids = (VarCharVector) batch.getVector("id");
-        for (int i = 0; i < batch.getRowCount(); i++) {
-          String id = new String(ids.get(i), StandardCharsets.UTF_8);
-          seen.add(id);
-          String row = lines.get(i);
-          String b = baseRows.get(id);
-          String t = targetRows.get(id);
-          ThreeWay.Decision d = ThreeWay.decide(Optional.ofNullable(b), Optional.of(row), Optional.ofNullable(t));
-          if (d instanceof ThreeWay.TakeSource) {
-            plan.takenIds.add(id);
-            if (t == null) {
-              inserts.add(batch, i);
-              plan.inserted++;
-            } else {
-              upserts.add(batch, i);
-              plan.updated++;
-            }
-          } else if (d instanceof ThreeWay.Conflict c) {
-            conflicts.add(rowConflict(plan.spec, c.kind(), id, b, row, t));
-          }
-        }
-      });
-      inserts.flush();
-      upserts.flush();
-    } catch (RuntimeException e) {
-      inserts.discard();
-      upserts.discard();
-      throw e;
+  /**
+   * The planning pass over one table's rows (docs/branches.md, "Memory bound of the ordered merge"):
+   * the ordered three-way diff as the cursors advance, or the proven interval's rows. It records
+   * conflicts, the delete plan, the counts and each chunk's cut (every full chunk is counted, its
+   * checked columns kept for the merged-graph checks when they read this table, and closed). An
+   * adopted interval is read only when the checks need its rows, and cuts no chunk.
+   */
+  private void read(TablePlan plan, List<ErrorDetail.MergeConflict> conflicts) {
+    boolean adopted = plan.adoptedLinks > 0;
+    if (adopted && !plan.checksNeedRows) {
+      return;
     }
-    TreeSet<String> gone = new TreeSet<>(baseRows.keySet());
-    gone.addAll(targetRows.keySet());
-    gone.removeAll(seen);
+    if (plan.proof != null) {
+      plan.inserted = 0;
+    }
+    List<String> columns = checkedColumns(plan);
     List<String> current = new ArrayList<>();
-    long filterBytes = 0;
-    for (String id : gone) {
-      String b = baseRows.get(id);
-      String t = targetRows.get(id);
-      ThreeWay.Decision d = ThreeWay.decide(Optional.ofNullable(b), Optional.empty(), Optional.ofNullable(t));
-      if (d instanceof ThreeWay.Delete) {
+    long[] filterBytes = {0};
+    TableRows.Sink sink = new TableRows.Sink() {
+      @Override
+      public void conflict(ThreeWay.Kind kind, String id, String base, String source, String target) {
+        addConflict(conflicts, rowConflict(plan.spec, kind, id, base, source, target));
+      }
+
+      @Override
+      public void delete(String id) {
         long bytes = id.getBytes(StandardCharsets.UTF_8).length + 4L;
-        if (current.size() >= chunkRows || filterBytes + bytes > chunkBytes) {
-          plan.deletes.add(current);
-          current = new ArrayList<>();
-          filterBytes = 0;
+        if (current.size() >= chunkRows || filterBytes[0] + bytes > chunkBytes) {
+          plan.deletes.add(new ArrayList<>(current));
+          current.clear();
+          filterBytes[0] = 0;
         }
+        memory.chargeDeletePlan(bytes);
+        memory.chargeValidation(MergeMemory.idCharge(id));
         current.add(id);
-        filterBytes += bytes;
+        filterBytes[0] += bytes;
         plan.deletedIds.add(id);
         plan.deleted++;
-      } else if (d instanceof ThreeWay.Conflict c) {
-        conflicts.add(rowConflict(plan.spec, c.kind(), id, b, null, t));
       }
+    };
+    try (TableRows rows = TableRows.open(plan, plan.schema, ctx.tables().allocator(), memory, (chunk, insert) -> {
+      try (chunk) {
+        if (!adopted) {
+          if (insert) {
+            plan.insertChunks++;
+          } else {
+            plan.upsertChunks++;
+          }
+        }
+        if (plan.checksNeedRows) {
+          keepChecked(plan, chunk.root(), columns);
+        }
+      }
+    })) {
+      while (rows.step(sink)) {
+        // each step decides one id (or takes one proven row)
+      }
+      if (plan.proof != null && rows.inserted != plan.proof.rows()) {
+        throw new InternalErrorException("proven interval of " + plan.key() + " holds " + plan.proof.rows()
+            + " rows but " + rows.inserted + " rows were read", null);
+      }
+      plan.inserted = rows.inserted;
+      plan.updated = rows.updated;
     }
     if (!current.isEmpty()) {
       plan.deletes.add(current);
     }
   }
 
-  /** @return id → the row as its canonical export line, for every row of the table in the snapshot */
-  private static Map<String, String> rows(GraphSnapshot s, String key) {
-    Map<String, String> out = new HashMap<>();
-    CompiledSchema schema = s.schema();
-    s.scanSortedById(key, batch -> {
-      List<String> lines = lines(schema, key, batch);
-      VarCharVector ids = (VarCharVector) batch.getVector("id");
-      for (int i = 0; i < batch.getRowCount(); i++) {
-        out.put(new String(ids.get(i), StandardCharsets.UTF_8), lines.get(i));
+  /** The taken rows' columns the merged-graph checks read: id, the endpoints of an edge, {@code @unique} fields. */
+  private static List<String> checkedColumns(TablePlan plan) {
+    List<String> out = new ArrayList<>(List.of("id"));
+    if (plan.spec.kind() == SchemaIr.DeclKind.EDGE) {
+      out.add("src");
+      out.add("dst");
+    }
+    for (Constraint c : constraints(plan.schema, plan.spec)) {
+      if (c instanceof Constraint.Unique u) {
+        for (String f : u.fields()) {
+          if (!out.contains(f)) {
+            out.add(f);
+          }
+        }
       }
-    });
+    }
     return out;
   }
 
-  /** Each row of {@code batch} as the JSON line export writes for it: the canonical value of a row. */
-  private static List<String> lines(CompiledSchema schema, String key, VectorSchemaRoot batch) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (NdjsonExporter e = new NdjsonExporter(schema, bytes)) {
-      e.write(key, batch);
-      e.flush();
-    } catch (IOException e) {
-      throw new InternalErrorException("cannot render rows of " + key + ": " + e.getMessage(), null, e);
+  /** Moves a full chunk's checked columns out of it (no copy), charged against the validation budget. */
+  private void keepChecked(TablePlan plan, VectorSchemaRoot chunk, List<String> columns) {
+    List<org.apache.arrow.vector.FieldVector> moved = new ArrayList<>();
+    for (String c : columns) {
+      org.apache.arrow.vector.util.TransferPair t = chunk.getVector(c).getTransferPair(ctx.tables().allocator());
+      t.transfer();
+      moved.add((org.apache.arrow.vector.FieldVector) t.getTo());
     }
-    String text = bytes.toString(StandardCharsets.UTF_8);
-    List<String> out = new ArrayList<>(batch.getRowCount());
-    int start = 0;
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) == '\n') {
-        out.add(text.substring(start, i));
-        start = i + 1;
-      }
+    VectorSchemaRoot kept = new VectorSchemaRoot(moved);
+    kept.setRowCount(chunk.getRowCount());
+    plan.checked.add(kept);
+    memory.chargeValidation(io.omnigraph.engine.table.ArrowBatches.memorySize(kept));
+    VarCharVector ids = (VarCharVector) kept.getVector("id");
+    for (int i = 0; i < kept.getRowCount(); i++) {
+      String id = new String(ids.get(i), StandardCharsets.UTF_8);
+      plan.takenIds.add(id);
+      memory.chargeValidation(MergeMemory.idCharge(id));
     }
-    if (out.size() != batch.getRowCount()) {
-      throw new InternalErrorException("rendering " + key + " gave " + out.size() + " lines for "
-          + batch.getRowCount() + " rows", null);
+  }
+
+  /** Lists a conflict while fewer than {@link #MAX_LISTED_CONFLICTS} are listed; counts every one. */
+  private void addConflict(List<ErrorDetail.MergeConflict> conflicts, ErrorDetail.MergeConflict c) {
+    conflictCount++;
+    if (conflicts.size() < MAX_LISTED_CONFLICTS) {
+      conflicts.add(c);
     }
-    return out;
   }
 
   private static ErrorDetail.MergeConflict rowConflict(TableSpec spec, ThreeWay.Kind kind, String id, String base,
@@ -507,16 +506,17 @@ public final class BranchMerge {
   }
 
   private static ConflictException conflictsError(String source, String target,
-      List<ErrorDetail.MergeConflict> conflicts) {
-    StringBuilder m = new StringBuilder("merge of '" + source + "' into '" + target + "' has " + conflicts.size()
-        + " conflict" + (conflicts.size() == 1 ? "" : "s") + "; nothing was written: ");
+      List<ErrorDetail.MergeConflict> conflicts, long count) {
+    StringBuilder m = new StringBuilder("merge of '" + source + "' into '" + target + "' has " + count
+        + " conflict" + (count == 1 ? "" : "s") + (count > conflicts.size() ? " (the first " + conflicts.size()
+        + " listed)" : "") + "; nothing was written: ");
     for (int i = 0; i < Math.min(3, conflicts.size()); i++) {
       ErrorDetail.MergeConflict c = conflicts.get(i);
       m.append(i > 0 ? "; " : "").append(c.kind()).append(' ').append(c.entityKind()).append(':')
           .append(c.typeName()).append(' ').append(c.entityId());
     }
-    if (conflicts.size() > 3) {
-      m.append("; +").append(conflicts.size() - 3).append(" more");
+    if (count > 3) {
+      m.append("; +").append(count - 3).append(" more");
     }
     return new ConflictException(m.toString(), new ErrorDetail.MergeConflicts(conflicts));
   }
@@ -527,14 +527,14 @@ public final class BranchMerge {
    * The merged graph's cross-row rules through the shared validate/ rules
    * ({@link MergedGraphRules}): edge endpoints (orphan edges), {@code @unique} and {@code @card}.
    */
-  private static void validate(List<TablePlan> plans, GraphSnapshot tgt, List<ErrorDetail.MergeConflict> conflicts) {
+  private void validate(List<TablePlan> plans, GraphSnapshot tgt, List<ErrorDetail.MergeConflict> conflicts) {
     List<MergedGraphRules.Change> changes = new ArrayList<>();
     for (TablePlan p : plans) {
       changes.add(new MergedGraphRules.Change(p.spec, p.takenIds, p.deletedIds, p.taken()));
     }
     for (MergedGraphRules.Violation v : MergedGraphRules.check(changes, tgt)) {
-      conflicts.add(new ErrorDetail.MergeConflict(v.kind(), v.entityKind(), v.typeName(), v.id(), null, null, null,
-          v.message()));
+      addConflict(conflicts, new ErrorDetail.MergeConflict(v.kind(), v.entityKind(), v.typeName(), v.id(), null, null,
+          null, v.message()));
     }
   }
 }

@@ -4,24 +4,40 @@ import io.omnigraph.engine.table.ArrowBatches;
 import io.omnigraph.engine.write.KeyedWrites;
 import io.omnigraph.engine.write.WriteErrors;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Copies rows into owned Arrow batches, flushing at the first of {@link BranchMerge#chunkRows} rows or
- * {@link BranchMerge#chunkBytes} ({@link KeyedWrites#MAX_BYTES}) of actual buffered size (measured after each row).
+ * {@link BranchMerge#chunkBytes} ({@link KeyedWrites#MAX_BYTES}) of actual buffered size (measured after each row),
+ * and hands each full chunk to its consumer, which owns it (and {@link Chunk#release releases} it).
+ * The rows and bytes it buffers are metered ({@link MergeMemory}).
  */
 final class MergeChunker {
+  /** One full chunk: its rows, and the bytes it was metered at. */
+  record Chunk(VectorSchemaRoot root, long bytes, MergeMemory memory) implements AutoCloseable {
+    /** Closes the rows and takes them off the meter. */
+    @Override
+    public void close() {
+      memory.hold(-root.getRowCount(), -bytes);
+      root.close();
+    }
+  }
+
   private final String key;
   private final BufferAllocator allocator;
-  private final List<VectorSchemaRoot> out;
+  private final Consumer<Chunk> out;
+  private final MergeMemory memory;
   private VectorSchemaRoot cur;
   private int n;
+  private long bytes;
 
-  MergeChunker(String key, BufferAllocator allocator, List<VectorSchemaRoot> out) {
+  MergeChunker(String key, BufferAllocator allocator, MergeMemory memory, Consumer<Chunk> out) {
     this.key = key;
     this.allocator = allocator;
+    this.memory = memory;
     this.out = out;
   }
 
@@ -33,17 +49,19 @@ final class MergeChunker {
     }
     copy(batch, row, n);
     long cap = BranchMerge.chunkBytes;
-    if (ArrowBatches.memorySize(cur) > cap) {
+    long size = ArrowBatches.memorySize(cur);
+    if (size > cap) {
       setCount(n); // undo: the row does not fit
       if (n == 0) {
-        long size = rowSize(batch, row);
-        throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, cap, size);
+        throw WriteErrors.resourceLimit("branch-merge row bytes for " + key, cap, rowSize(batch, row));
       }
       flush();
       add(batch, row);
       return;
     }
     n++;
+    memory.hold(1, size - bytes);
+    bytes = size;
     if (n >= BranchMerge.chunkRows) {
       flush();
     }
@@ -72,16 +90,21 @@ final class MergeChunker {
 
   void flush() {
     if (cur != null && n > 0) {
-      out.add(cur);
+      Chunk c = new Chunk(cur, bytes, memory);
       cur = null;
       n = 0;
+      bytes = 0;
+      out.accept(c);
     }
   }
 
   void discard() {
     if (cur != null) {
+      memory.hold(-n, -bytes);
       cur.close();
       cur = null;
+      n = 0;
+      bytes = 0;
     }
   }
 }

@@ -247,22 +247,18 @@ final class MergeEffects {
       String tableBranch) {
     TableSnapshot cur = start;
     int step = 0;
-    try {
-      List<Object> steps = new ArrayList<>();
-      for (int link = 0; link < p.adoptedLinks; link++) {
-        steps.add(link); // an adopted plan has no other step
-      }
-      steps.addAll(p.inserts);
-      steps.addAll(p.upserts);
-      steps.addAll(p.deletes);
-      for (Object s : steps) {
+    try (TableSteps steps = new TableSteps(p, ctx.tables().allocator())) {
+      for (TableSteps.Step s = steps.next(); s != null; s = steps.next()) {
+        if (step >= uuids.size()) {
+          throw new InternalErrorException("merge chain of " + p.key() + " has more steps than the " + uuids.size()
+              + " pre-minted", null);
+        }
         StagedWrite staged;
-        if (s instanceof Integer link) {
-          staged = ProvenAdoption.stageLink(cur, p.proof, link, ctx.adopter());
-        } else if (s instanceof VectorSchemaRoot batch) {
-          int chunk = step - p.adoptedLinks;
-          KeyedWriteMode mode = chunk < p.inserts.size() ? KeyedWriteMode.STRICT_INSERT : KeyedWriteMode.UPSERT;
-          if (p.proof != null && mode == KeyedWriteMode.STRICT_INSERT) {
+        if (s instanceof TableSteps.Link l) {
+          staged = ProvenAdoption.stageLink(cur, p.proof, l.link(), ctx.adopter());
+        } else if (s instanceof TableSteps.Rows r) {
+          VectorSchemaRoot batch = r.chunk().root();
+          if (p.proof != null && r.mode() == KeyedWriteMode.STRICT_INSERT) {
             // Proven interval: no id probe of the target, no merge join.
             KeyedWrites.checkLimits(p.key(), batch);
             try {
@@ -271,11 +267,10 @@ final class MergeEffects {
               throw WriteErrors.keyConflict(c.tableKey(), c.ids(), c.reason());
             }
           } else {
-            staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, mode);
+            staged = KeyedWrites.stage(ctx.tables().writer(), cur, p.key(), batch, r.mode());
           }
         } else {
-          @SuppressWarnings("unchecked")
-          List<String> ids = (List<String>) s;
+          List<String> ids = ((TableSteps.Deletes) s).ids();
           staged = ctx.tables().writer().stageDelete(cur, p.key(), LanceFilter.in("id", ids)).orElseThrow(
               () -> new InternalErrorException("merge delete chunk of " + p.key() + " matched no row", null));
         }
@@ -288,6 +283,10 @@ final class MergeEffects {
         cur = next;
         step++;
         Failpoints.hit(Failpoints.MERGE_AFTER_CHUNK_COMMIT);
+      }
+      if (step != uuids.size()) {
+        throw new InternalErrorException("merge chain of " + p.key() + " wrote " + step + " of its " + uuids.size()
+            + " pre-minted steps", null);
       }
       long rows = ctx.tables().reader().countRows(cur);
       return new ManifestPublisher.TableUpdate(p.targetEntry.identity(), p.key(), cur.version(), rows,

@@ -106,6 +106,10 @@ public final class SchemaIr {
   private final long nextIdentityId;
   private final List<TypeIdentity> types;
   private final ObjectNode tree;
+  /** Memo of {@link #canonical(JsonNode)} of {@link #tree}: the tree never changes after construction. */
+  private volatile String canonicalJson;
+  /** Memo of {@link #hash()}. */
+  private volatile String hash;
 
   private SchemaIr(String identityDomain, long nextIdentityId, List<TypeIdentity> types, ObjectNode tree) {
     this.identityDomain = identityDomain;
@@ -149,7 +153,21 @@ public final class SchemaIr {
 
   /** @return {@code "sha256:<hex>"} over the canonical JSON of the whole IR */
   public String hash() {
-    return sha256(canonical(tree));
+    String h = hash;
+    if (h == null) {
+      h = sha256(canonicalJson());
+      hash = h;
+    }
+    return h;
+  }
+
+  private String canonicalJson() {
+    String c = canonicalJson;
+    if (c == null) {
+      c = canonical(tree);
+      canonicalJson = c;
+    }
+    return c;
   }
 
   /** @return {@code "sha256:<hex>"} over the canonical JSON of the IR without identity fields */
@@ -634,12 +652,12 @@ public final class SchemaIr {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SchemaIr other && canonical(tree).equals(canonical(other.tree));
+    return o instanceof SchemaIr other && canonicalJson().equals(other.canonicalJson());
   }
 
   @Override
   public int hashCode() {
-    return canonical(tree).hashCode();
+    return canonicalJson().hashCode();
   }
 
   @Override
