@@ -29,7 +29,8 @@ import java.util.Map;
  * and each phase's share of the mean write.
  *
  * <p>Arguments: {@code --work <dir>} (default {@code target/phase-work}; a graph already there is
- * reused), {@code --persons N} (100000), {@code --warmup N} (20), {@code --ops N} (60).
+ * reused), {@code --persons N} (100000), {@code --warmup N} (20), {@code --ops N} (60), {@code --load-only
+ * true} (load the graph and stop: a copy of it serves back-to-back runs).
  */
 public final class WritePhaseProfile {
   private WritePhaseProfile() {}
@@ -79,6 +80,9 @@ public final class WritePhaseProfile {
       }
       System.out.printf("loaded %,d persons in %d ms%n", persons, (System.nanoTime() - t0) / 1_000_000);
       Files.delete(ndjson);
+    }
+    if (Boolean.parseBoolean(opt.getOrDefault("--load-only", "false"))) {
+      System.exit(0); // a graph to copy for back-to-back runs
     }
     String load = Files.readString(Path.of("/proc/loadavg")).trim();
     System.out.println("load average before: " + load);
@@ -139,10 +143,16 @@ public final class WritePhaseProfile {
     List<String> firstSequence = null;
     String[] detail = new String[ops];
     int[] kinds = new int[ops]; // 0: no maintenance, 1: a table compaction ran, 2: only __manifest
+    long[] gcMillis = new long[ops];
+    long[] gcCounts = new long[ops];
+    long[] jitMillis = new long[ops];
     for (int i = 0; i < warmup + ops; i++) {
       synchronized (MARKS) {
         MARKS.clear();
       }
+      long gc0 = gcMillis();
+      long gcn0 = gcCount();
+      long jit0 = jitMillis();
       long t0 = System.nanoTime();
       op.run(i);
       long t1 = System.nanoTime();
@@ -151,6 +161,9 @@ public final class WritePhaseProfile {
       }
       int k = i - warmup;
       totals[k] = t1 - t0;
+      gcMillis[k] = gcMillis() - gc0;
+      gcCounts[k] = gcCount() - gcn0;
+      jitMillis[k] = jitMillis() - jit0;
       List<Object[]> marks;
       synchronized (MARKS) {
         marks = new ArrayList<>(MARKS);
@@ -213,7 +226,53 @@ public final class WritePhaseProfile {
     Arrays.sort(order, (a, b) -> Long.compare(totals[b], totals[a]));
     for (int r = 0; r < Math.min(3, ops); r++) {
       int k = order[r];
-      System.out.printf("slowest #%d: write %d, %.2f ms:%s%n", r + 1, k, totals[k] / 1e6, detail[k]);
+      System.out.printf("slowest #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms):%s%n", r + 1, k,
+          totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k], detail[k]);
     }
+    // The tail of the writes that ran no maintenance: their own slowest, and how much of the time over
+    // their median was a GC or JIT compilation during the write (cumulative JVM counters).
+    Integer[] plain = Arrays.stream(order).filter(k -> kinds[k] == 0).toArray(Integer[]::new);
+    for (int r = 0; r < Math.min(3, plain.length); r++) {
+      int k = plain[r];
+      System.out.printf("slowest without maintenance #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms%s):%s%n",
+          r + 1, k, totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k],
+          k > 0 && kinds[k - 1] != 0 ? "; the write before ran maintenance" : "", detail[k]);
+    }
+    int tail = Math.max(1, plain.length / 20);
+    long tailGc = 0;
+    long tailGcWrites = 0;
+    long tailJit = 0;
+    for (int r = 0; r < Math.min(tail, plain.length); r++) {
+      tailGc += gcMillis[plain[r]];
+      tailGcWrites += gcCounts[plain[r]] > 0 ? 1 : 0;
+      tailJit += jitMillis[plain[r]];
+    }
+    long allGcWrites = Arrays.stream(plain).filter(k -> gcCounts[k] > 0).count();
+    long afterMaintenance = Arrays.stream(plain).limit(tail).filter(k -> k > 0 && kinds[k - 1] != 0).count();
+    System.out.printf("slowest 5%% without maintenance: %d followed a write that ran maintenance%n", afterMaintenance);
+    System.out.printf("slowest 5%% without maintenance (%d writes): %d had a GC (%d ms in all), JIT %d ms in all;"
+        + " of all %d such writes %d had a GC%n", Math.min(tail, plain.length), tailGcWrites, tailGc, tailJit,
+        plain.length, allGcWrites);
+  }
+
+  private static long gcMillis() {
+    long t = 0;
+    for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      t += Math.max(0, b.getCollectionTime());
+    }
+    return t;
+  }
+
+  private static long gcCount() {
+    long n = 0;
+    for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      n += Math.max(0, b.getCollectionCount());
+    }
+    return n;
+  }
+
+  private static long jitMillis() {
+    java.lang.management.CompilationMXBean c = java.lang.management.ManagementFactory.getCompilationMXBean();
+    return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : 0;
   }
 }
