@@ -265,10 +265,13 @@ final class GroupCommitQueue {
     }
   }
 
-  /** @return whether {@code self} is the only ticket queued, and prepared (not told to re-prepare) */
+  /**
+   * @return whether {@code self} is the only ticket queued, and prepared (not told to re-prepare),
+   *     with no announced preparation the round would gather
+   */
   private boolean aloneInQueue(Ticket self) {
     synchronized (lock) {
-      return queue.size() == 1 && queue.peekFirst() == self && self.state == State.QUEUED;
+      return queue.size() == 1 && queue.peekFirst() == self && self.state == State.QUEUED && preparing == 0;
     }
   }
 
