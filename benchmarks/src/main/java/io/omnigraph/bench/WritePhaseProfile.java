@@ -146,6 +146,8 @@ public final class WritePhaseProfile {
     long[] gcMillis = new long[ops];
     long[] gcCounts = new long[ops];
     long[] jitMillis = new long[ops];
+    long[] cpuStall = new long[ops]; // microseconds some task waited for a CPU during the write (PSI)
+    long[] ioStall = new long[ops]; // microseconds some task waited for I/O during the write (PSI)
     for (int i = 0; i < warmup + ops; i++) {
       synchronized (MARKS) {
         MARKS.clear();
@@ -153,6 +155,8 @@ public final class WritePhaseProfile {
       long gc0 = gcMillis();
       long gcn0 = gcCount();
       long jit0 = jitMillis();
+      long cpu0 = pressure("cpu");
+      long io0 = pressure("io");
       long t0 = System.nanoTime();
       op.run(i);
       long t1 = System.nanoTime();
@@ -164,6 +168,8 @@ public final class WritePhaseProfile {
       gcMillis[k] = gcMillis() - gc0;
       gcCounts[k] = gcCount() - gcn0;
       jitMillis[k] = jitMillis() - jit0;
+      cpuStall[k] = pressure("cpu") - cpu0;
+      ioStall[k] = pressure("io") - io0;
       List<Object[]> marks;
       synchronized (MARKS) {
         marks = new ArrayList<>(MARKS);
@@ -234,8 +240,9 @@ public final class WritePhaseProfile {
     Integer[] plain = Arrays.stream(order).filter(k -> kinds[k] == 0).toArray(Integer[]::new);
     for (int r = 0; r < Math.min(3, plain.length); r++) {
       int k = plain[r];
-      System.out.printf("slowest without maintenance #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms%s):%s%n",
-          r + 1, k, totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k],
+      System.out.printf("slowest without maintenance #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms,"
+          + " CPU pressure %.1f ms, I/O pressure %.1f ms%s):%s%n",
+          r + 1, k, totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k], cpuStall[k] / 1e3, ioStall[k] / 1e3,
           k > 0 && kinds[k - 1] != 0 ? "; the write before ran maintenance" : "", detail[k]);
     }
     int tail = Math.max(1, plain.length / 20);
@@ -249,10 +256,38 @@ public final class WritePhaseProfile {
     }
     long allGcWrites = Arrays.stream(plain).filter(k -> gcCounts[k] > 0).count();
     long afterMaintenance = Arrays.stream(plain).limit(tail).filter(k -> k > 0 && kinds[k - 1] != 0).count();
+    // PSI (Linux /proc/pressure): time some task of the machine waited for a CPU or for I/O while the
+    // write ran, as a share of the write's time; the tail against the median write.
+    double[] cpuShare = Arrays.stream(plain).mapToDouble(k -> cpuStall[k] * 1e3 / Math.max(1, totals[k])).toArray();
+    double[] ioShare = Arrays.stream(plain).mapToDouble(k -> ioStall[k] * 1e3 / Math.max(1, totals[k])).toArray();
+    double tailCpu = 0;
+    double tailIo = 0;
+    for (int r = 0; r < Math.min(tail, plain.length); r++) {
+      tailCpu += cpuShare[r];
+      tailIo += ioShare[r];
+    }
+    int n = Math.max(1, Math.min(tail, plain.length));
+    double[] sc = cpuShare.clone();
+    double[] si = ioShare.clone();
+    Arrays.sort(sc);
+    Arrays.sort(si);
+    System.out.printf("pressure during writes without maintenance (share of the write's time some task waited):"
+        + " CPU median %.0f%%, slowest 5%% %.0f%%; I/O median %.0f%%, slowest 5%% %.0f%%%n",
+        100 * sc[(sc.length - 1) / 2], 100 * tailCpu / n, 100 * si[(si.length - 1) / 2], 100 * tailIo / n);
     System.out.printf("slowest 5%% without maintenance: %d followed a write that ran maintenance%n", afterMaintenance);
     System.out.printf("slowest 5%% without maintenance (%d writes): %d had a GC (%d ms in all), JIT %d ms in all;"
         + " of all %d such writes %d had a GC%n", Math.min(tail, plain.length), tailGcWrites, tailGc, tailJit,
         plain.length, allGcWrites);
+  }
+
+  /** @return the "some" total of {@code /proc/pressure/<what>} in microseconds, or 0 without PSI */
+  private static long pressure(String what) {
+    try {
+      String line = Files.readAllLines(Path.of("/proc/pressure/" + what)).get(0);
+      return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   private static long gcMillis() {

@@ -540,7 +540,7 @@ public final class GraphWrite {
     // The confirmation's bytes are written (and synced) on a second thread meanwhile; it is put after.
     List<ManifestPublisher.TableUpdate> landed = updates;
     try (Ahead<SidecarStore.Prepared> confirmation = sidecar == null ? null
-        : Ahead.start(() -> sidecar.prepareConfirm(confirmedTables(landed)))) {
+        : Ahead.start(() -> sidecar.prepareConfirm(confirmedTables(landed, forks.identities())))) {
       try {
         publisher.makeDurable(updates, expected);
       } catch (OmnigraphException e) {
@@ -605,10 +605,16 @@ public final class GraphWrite {
   }
 
   static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates) {
+    return confirmedTables(updates, Map.of());
+  }
+
+  /** @param forkedRefs per first-touch table key, the identifier of the ref the write created (the confirmation binds it) */
+  static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates,
+      Map<String, String> forkedRefs) {
     List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
     for (ManifestPublisher.TableUpdate u : updates) {
       confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
-          ManifestStore.versionMetadata(u.tableUri(), u.version())));
+          ManifestStore.versionMetadata(u.tableUri(), u.version()), forkedRefs.get(u.tableKey())));
     }
     return confirmed;
   }
