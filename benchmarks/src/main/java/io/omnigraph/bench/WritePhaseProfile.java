@@ -29,7 +29,8 @@ import java.util.Map;
  * and each phase's share of the mean write.
  *
  * <p>Arguments: {@code --work <dir>} (default {@code target/phase-work}; a graph already there is
- * reused), {@code --persons N} (100000), {@code --warmup N} (20), {@code --ops N} (60).
+ * reused), {@code --persons N} (100000), {@code --warmup N} (20), {@code --ops N} (60), {@code --load-only
+ * true} (load the graph and stop: a copy of it serves back-to-back runs).
  */
 public final class WritePhaseProfile {
   private WritePhaseProfile() {}
@@ -79,6 +80,9 @@ public final class WritePhaseProfile {
       }
       System.out.printf("loaded %,d persons in %d ms%n", persons, (System.nanoTime() - t0) / 1_000_000);
       Files.delete(ndjson);
+    }
+    if (Boolean.parseBoolean(opt.getOrDefault("--load-only", "false"))) {
+      System.exit(0); // a graph to copy for back-to-back runs
     }
     String load = Files.readString(Path.of("/proc/loadavg")).trim();
     System.out.println("load average before: " + load);
@@ -139,10 +143,20 @@ public final class WritePhaseProfile {
     List<String> firstSequence = null;
     String[] detail = new String[ops];
     int[] kinds = new int[ops]; // 0: no maintenance, 1: a table compaction ran, 2: only __manifest
+    long[] gcMillis = new long[ops];
+    long[] gcCounts = new long[ops];
+    long[] jitMillis = new long[ops];
+    long[] cpuStall = new long[ops]; // microseconds some task waited for a CPU during the write (PSI)
+    long[] ioStall = new long[ops]; // microseconds some task waited for I/O during the write (PSI)
     for (int i = 0; i < warmup + ops; i++) {
       synchronized (MARKS) {
         MARKS.clear();
       }
+      long gc0 = gcMillis();
+      long gcn0 = gcCount();
+      long jit0 = jitMillis();
+      long cpu0 = pressure("cpu");
+      long io0 = pressure("io");
       long t0 = System.nanoTime();
       op.run(i);
       long t1 = System.nanoTime();
@@ -151,6 +165,11 @@ public final class WritePhaseProfile {
       }
       int k = i - warmup;
       totals[k] = t1 - t0;
+      gcMillis[k] = gcMillis() - gc0;
+      gcCounts[k] = gcCount() - gcn0;
+      jitMillis[k] = jitMillis() - jit0;
+      cpuStall[k] = pressure("cpu") - cpu0;
+      ioStall[k] = pressure("io") - io0;
       List<Object[]> marks;
       synchronized (MARKS) {
         marks = new ArrayList<>(MARKS);
@@ -213,7 +232,82 @@ public final class WritePhaseProfile {
     Arrays.sort(order, (a, b) -> Long.compare(totals[b], totals[a]));
     for (int r = 0; r < Math.min(3, ops); r++) {
       int k = order[r];
-      System.out.printf("slowest #%d: write %d, %.2f ms:%s%n", r + 1, k, totals[k] / 1e6, detail[k]);
+      System.out.printf("slowest #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms):%s%n", r + 1, k,
+          totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k], detail[k]);
     }
+    // The tail of the writes that ran no maintenance: their own slowest, and how much of the time over
+    // their median was a GC or JIT compilation during the write (cumulative JVM counters).
+    Integer[] plain = Arrays.stream(order).filter(k -> kinds[k] == 0).toArray(Integer[]::new);
+    for (int r = 0; r < Math.min(3, plain.length); r++) {
+      int k = plain[r];
+      System.out.printf("slowest without maintenance #%d: write %d, %.2f ms (GC %d collections %d ms, JIT %d ms,"
+          + " CPU pressure %.1f ms, I/O pressure %.1f ms%s):%s%n",
+          r + 1, k, totals[k] / 1e6, gcCounts[k], gcMillis[k], jitMillis[k], cpuStall[k] / 1e3, ioStall[k] / 1e3,
+          k > 0 && kinds[k - 1] != 0 ? "; the write before ran maintenance" : "", detail[k]);
+    }
+    int tail = Math.max(1, plain.length / 20);
+    long tailGc = 0;
+    long tailGcWrites = 0;
+    long tailJit = 0;
+    for (int r = 0; r < Math.min(tail, plain.length); r++) {
+      tailGc += gcMillis[plain[r]];
+      tailGcWrites += gcCounts[plain[r]] > 0 ? 1 : 0;
+      tailJit += jitMillis[plain[r]];
+    }
+    long allGcWrites = Arrays.stream(plain).filter(k -> gcCounts[k] > 0).count();
+    long afterMaintenance = Arrays.stream(plain).limit(tail).filter(k -> k > 0 && kinds[k - 1] != 0).count();
+    // PSI (Linux /proc/pressure): time some task of the machine waited for a CPU or for I/O while the
+    // write ran, as a share of the write's time; the tail against the median write.
+    double[] cpuShare = Arrays.stream(plain).mapToDouble(k -> cpuStall[k] * 1e3 / Math.max(1, totals[k])).toArray();
+    double[] ioShare = Arrays.stream(plain).mapToDouble(k -> ioStall[k] * 1e3 / Math.max(1, totals[k])).toArray();
+    double tailCpu = 0;
+    double tailIo = 0;
+    for (int r = 0; r < Math.min(tail, plain.length); r++) {
+      tailCpu += cpuShare[r];
+      tailIo += ioShare[r];
+    }
+    int n = Math.max(1, Math.min(tail, plain.length));
+    double[] sc = cpuShare.clone();
+    double[] si = ioShare.clone();
+    Arrays.sort(sc);
+    Arrays.sort(si);
+    System.out.printf("pressure during writes without maintenance (share of the write's time some task waited):"
+        + " CPU median %.0f%%, slowest 5%% %.0f%%; I/O median %.0f%%, slowest 5%% %.0f%%%n",
+        100 * sc[(sc.length - 1) / 2], 100 * tailCpu / n, 100 * si[(si.length - 1) / 2], 100 * tailIo / n);
+    System.out.printf("slowest 5%% without maintenance: %d followed a write that ran maintenance%n", afterMaintenance);
+    System.out.printf("slowest 5%% without maintenance (%d writes): %d had a GC (%d ms in all), JIT %d ms in all;"
+        + " of all %d such writes %d had a GC%n", Math.min(tail, plain.length), tailGcWrites, tailGc, tailJit,
+        plain.length, allGcWrites);
+  }
+
+  /** @return the "some" total of {@code /proc/pressure/<what>} in microseconds, or 0 without PSI */
+  private static long pressure(String what) {
+    try {
+      String line = Files.readAllLines(Path.of("/proc/pressure/" + what)).get(0);
+      return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private static long gcMillis() {
+    long t = 0;
+    for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      t += Math.max(0, b.getCollectionTime());
+    }
+    return t;
+  }
+
+  private static long gcCount() {
+    long n = 0;
+    for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      n += Math.max(0, b.getCollectionCount());
+    }
+    return n;
+  }
+
+  private static long jitMillis() {
+    java.lang.management.CompilationMXBean c = java.lang.management.ManagementFactory.getCompilationMXBean();
+    return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : 0;
   }
 }

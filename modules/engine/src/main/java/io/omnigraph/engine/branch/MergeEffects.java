@@ -194,10 +194,13 @@ final class MergeEffects {
     List<TableSnapshot> forked = new ArrayList<>();
     try {
       Failpoints.hit(Failpoints.MERGE_AFTER_ARM);
+      Map<String, String> refs = new HashMap<>(); // per forked table, the created ref's identity the confirmation binds
       for (var f : forks.entrySet()) {
         TableSnapshot s = f.getValue().open(); // sidecar-before-ref
         forked.add(s);
         forWrite.put(f.getKey(), s);
+        refs.put(f.getKey(), f.getValue().identity().orElseThrow(() -> new InternalErrorException("the fork of "
+            + f.getKey() + " is not listed after it was made", null)));
       }
       List<ManifestPublisher.TableUpdate> updates = new ArrayList<>(pointerUpdates);
       List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
@@ -205,7 +208,7 @@ final class MergeEffects {
         ManifestPublisher.TableUpdate u = commitChain(p, forWrite.get(p.key()), uuids.get(p.key()), tableBranch);
         updates.add(u);
         confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
-            ManifestStore.versionMetadata(u.tableUri(), u.version())));
+            ManifestStore.versionMetadata(u.tableUri(), u.version()), refs.get(p.key())));
       }
       if (sidecar != null) {
         // Durability (docs/write-protocol.md, "Durability"): every committed chain is durable before the

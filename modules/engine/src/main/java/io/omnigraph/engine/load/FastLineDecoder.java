@@ -232,6 +232,48 @@ final class FastLineDecoder implements AutoCloseable {
     return s.eligible ? s : null;
   }
 
+  // The last node and edge type a line named, as the characters of the line's value: consecutive
+  // lines mostly name the same type, so its shape is found without making a String of the name.
+  private char[] lastNodeName;
+  private FastShape lastNode;
+  private char[] lastEdgeName;
+  private FastShape lastEdge;
+
+  /** The shape of the node type named by the parser's current string value, or null (the exact path decides). */
+  private FastShape nodeShape(JsonParser p) throws IOException {
+    if (lastNode != null && currentTextIs(p, lastNodeName)) {
+      return lastNode;
+    }
+    String name = p.getText();
+    FastShape s = nodeShape(name);
+    if (s != null) {
+      lastNode = s;
+      lastNodeName = name.toCharArray();
+    }
+    return s;
+  }
+
+  /** The shape of the edge type named by the parser's current string value, or null (the exact path decides). */
+  private FastShape edgeShape(JsonParser p) throws IOException {
+    if (lastEdge != null && currentTextIs(p, lastEdgeName)) {
+      return lastEdge;
+    }
+    String name = p.getText();
+    FastShape s = edgeShape(name);
+    if (s != null) {
+      lastEdge = s;
+      lastEdgeName = name.toCharArray();
+    }
+    return s;
+  }
+
+  private static boolean currentTextIs(JsonParser p, char[] text) throws IOException {
+    char[] chars = p.getTextCharacters();
+    int off = p.getTextOffset();
+    int len = p.getTextLength();
+    return len == text.length && Arrays.equals(chars, off, off + len, text, 0, len);
+  }
+
   private static final int SEEN_TYPE = 1;
   private static final int SEEN_EDGE = 2;
   private static final int SEEN_FROM = 4;
@@ -266,13 +308,13 @@ final class FastLineDecoder implements AutoCloseable {
         switch (name) {
           case "type" -> {
             bit = SEEN_TYPE;
-            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = nodeShape(p.getText())) == null) {
+            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = nodeShape(p)) == null) {
               return false;
             }
           }
           case "edge" -> {
             bit = SEEN_EDGE;
-            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = edgeShape(p.getText())) == null) {
+            if (p.nextToken() != JsonToken.VALUE_STRING || (shape = edgeShape(p)) == null) {
               return false;
             }
           }

@@ -42,7 +42,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *   <li>Read and validate the whole input against the schema and that cut, straight into Arrow
  *       batches. Append and merge cap each table at 8,192 rows (and TableStore at 32 MiB) before
  *       anything is staged; an overwrite writes its full batches as staged, uncommitted fragments
- *       while it reads, so its memory is bounded by one batch per table.</li>
+ *       while it reads, so its memory is bounded by one batch per table — except into a table the
+ *       branch has not written yet, which has no ref before the sidecar is armed: those batches go
+ *       to an {@link OverwriteSpool} and are staged onto the fork after arming (docs/branches.md,
+ *       "Lazy table forks").</li>
  *   <li>Stage one Lance transaction per touched table (strict insert, upsert or overwrite); no HEAD
  *       moves.</li>
  *   <li>Hand the staged transactions to {@link GraphWrite}, which checks the live HEADs, commits them
@@ -96,7 +99,7 @@ public final class GraphLoad {
     TableStore tables = graph.tables();
     Map<String, Long> phases = new LinkedHashMap<>();
     long t0 = System.nanoTime();
-    Map<String, TableWriter.OverwriteStaging> streamed = new LinkedHashMap<>();
+    Streamed streamed = new Streamed();
     // The branch identity is read before and after the snapshot: equal reads bind the snapshot to
     // that incarnation of the branch (a delete and re-create in between is a typed conflict).
     String identity = graph.snapshots().branchIdentity(branch);
@@ -105,11 +108,28 @@ public final class GraphLoad {
       WriteToken token = WriteToken.capture(committed.manifest(), branch, identity, committed.schema().ir().hash());
       token.requireHead(options.expectedHead(), committed.manifest());
       return attempt(in, committed, token, phases, t0, streamed);
+    } finally {
+      streamed.close(); // every spool file goes, whatever happened
+    }
+  }
+
+  /**
+   * Where an overwrite's batches went while it read: staged fragments of a table's own ref, or — for
+   * a table the branch touches first, which has no ref before the sidecar is armed — a spool file
+   * ({@link OverwriteSpool}), replayed onto the fork after arming.
+   */
+  private static final class Streamed implements AutoCloseable {
+    final Map<String, TableWriter.OverwriteStaging> staged = new LinkedHashMap<>();
+    final Map<String, OverwriteSpool> spooled = new LinkedHashMap<>();
+
+    @Override
+    public void close() {
+      spooled.values().forEach(OverwriteSpool::close);
     }
   }
 
   private LoadResult attempt(InputStream in, GraphSnapshot committed, WriteToken token, Map<String, Long> phases,
-      long t0, Map<String, TableWriter.OverwriteStaging> streamed) {
+      long t0, Streamed streamed) {
     TableStore tables = graph.tables();
     try (ValidatedLoad validated = validate(in, committed, streamed)) {
       long t1 = System.nanoTime();
@@ -117,7 +137,7 @@ public final class GraphLoad {
       List<Prepared> prepared = new ArrayList<>();
       try {
         for (TableRows rows : validated.tables()) {
-          prepared.add(stage(tables, committed, rows, streamed.get(rows.spec().tableKey())));
+          prepared.add(stage(tables, committed, rows, streamed));
         }
         long t2 = System.nanoTime();
         phases.put("stage", t2 - t1);
@@ -190,11 +210,11 @@ public final class GraphLoad {
 
   /**
    * Reads and validates the input into Arrow batches. An overwrite streams its full batches into
-   * staged (uncommitted) fragments as they fill, so memory stays bounded by one batch per table;
-   * nothing is committed before validation is complete (GraphWrite commits after this returns).
+   * staged (uncommitted) fragments as they fill — or, for a first-touch table, into its spool — so
+   * memory stays bounded by one batch per table; nothing is committed before validation is complete
+   * (GraphWrite commits after this returns).
    */
-  private ValidatedLoad validate(InputStream in, GraphSnapshot committed,
-      Map<String, TableWriter.OverwriteStaging> streamed) {
+  private ValidatedLoad validate(InputStream in, GraphSnapshot committed, Streamed streamed) {
     TableStore tables = graph.tables();
     GraphLoader loader = new GraphLoader(committed.schema(), mode, committed)
         .progress(this::reportLines).allocator(tables.allocator());
@@ -204,7 +224,13 @@ public final class GraphLoad {
       // Parsing and validation go on while the previous full batch is written (docs/ndjson-format.md,
       // "Streaming and memory"); each table's staging is opened on this thread, its writes on the writer's.
       loader.pipelinedBatchSink(spec -> {
-        TableWriter.OverwriteStaging staging = streamed.computeIfAbsent(spec.tableKey(),
+        if (committed.forkPlan(spec.tableKey(), tables.writer()).isPresent()) {
+          // First touch on the branch: no ref before the sidecar names it (docs/branches.md, "Lazy table forks").
+          OverwriteSpool spool = streamed.spooled.computeIfAbsent(spec.tableKey(),
+              k -> OverwriteSpool.open(k, spec.arrowSchema()));
+          return spool::write;
+        }
+        TableWriter.OverwriteStaging staging = streamed.staged.computeIfAbsent(spec.tableKey(),
             k -> tables.writer().beginOverwrite(committed.tableForWrite(k, tables.writer()), k, spec.arrowSchema()));
         return staging::write;
       }, OVERWRITE_BATCH_ROWS);
@@ -261,12 +287,33 @@ public final class GraphLoad {
     }
   }
 
-  private Prepared stage(TableStore tables, GraphSnapshot committed, TableRows rows,
-      TableWriter.OverwriteStaging streamedOverwrite) {
+  private Prepared stage(TableStore tables, GraphSnapshot committed, TableRows rows, Streamed streamed) {
     TableSpec spec = rows.spec();
     TableEntry entry = committed.entry(spec.tableKey());
-    java.util.Optional<io.omnigraph.engine.table.TableFork.Plan> fork = mode == LoadMode.OVERWRITE
-        ? java.util.Optional.empty() : committed.forkPlan(spec.tableKey(), tables.writer());
+    java.util.Optional<io.omnigraph.engine.table.TableFork.Plan> fork = committed.forkPlan(spec.tableKey(),
+        tables.writer());
+    if (fork.isPresent() && mode == LoadMode.OVERWRITE) {
+      // A first-touch overwrite: its batches wait in the spool; forked, staged on the fork from the
+      // spool and the spool removed only after the sidecar is armed (docs/branches.md, "Lazy table forks").
+      OverwriteSpool spool = streamed.spooled.get(spec.tableKey());
+      if (spool != null) {
+        spool.finish();
+      }
+      Prepared p = new Prepared(spec, entry, null);
+      p.firstTouch = io.omnigraph.engine.write.FirstTouch.of(fork.get(), s -> {
+        TableWriter.OverwriteStaging staging = tables.writer().beginOverwrite(s, spec.tableKey(), spec.arrowSchema());
+        if (spool != null) {
+          try {
+            spool.replay(tables.allocator(), staging::write);
+          } finally {
+            spool.close(); // the file is not needed again: an overwrite is never re-prepared
+          }
+        }
+        return staging.finish();
+      });
+      p.rowsWritten = spool == null ? 0 : spool.rows();
+      return p;
+    }
     if (fork.isPresent()) {
       // A first-touch table on a branch (docs/branches.md, "Lazy table forks"): checked now against the
       // parent's ref at the same version, forked and staged only after the sidecar is armed.
@@ -286,8 +333,8 @@ public final class GraphLoad {
       case APPEND -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows),
           KeyedWriteMode.STRICT_INSERT);
       case MERGE -> KeyedWrites.stage(tables.writer(), snapshot, spec.tableKey(), single(rows), KeyedWriteMode.UPSERT);
-      case OVERWRITE -> streamedOverwrite != null
-          ? streamedOverwrite.finish()
+      case OVERWRITE -> streamed.staged.containsKey(spec.tableKey())
+          ? streamed.staged.get(spec.tableKey()).finish()
           : tables.writer().beginOverwrite(snapshot, spec.tableKey(), spec.arrowSchema()).finish();
     };
     p.rowsWritten = p.staged.rowsWritten();

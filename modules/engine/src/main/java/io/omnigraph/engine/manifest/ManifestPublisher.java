@@ -410,14 +410,30 @@ public final class ManifestPublisher {
     private final List<ManifestRow> rows;
     private final long headAddress;
     private final AddressedUpdate.Written written;
+    /** The request, state and plan the files were written for: the same request on the same base has this plan. */
+    private final PublishRequest request;
+    private final ManifestState state;
+    private final Plan plan;
     private boolean consumed;
 
     private WrittenAhead(TableSnapshot base, List<ManifestRow> rows, long headAddress,
-        AddressedUpdate.Written written) {
+        AddressedUpdate.Written written, PublishRequest request, ManifestState state, Plan plan) {
       this.base = base;
       this.rows = rows;
       this.headAddress = headAddress;
       this.written = written;
+      this.request = request;
+      this.state = state;
+      this.plan = plan;
+    }
+
+    /**
+     * @return the plan these files were written for, when {@code request} on {@code snapshot} /
+     *     {@code state} is exactly the one they were planned from (a plan is a function of those three:
+     *     it need not be built and checked twice), else {@code null}
+     */
+    private Plan planFor(PublishRequest request, TableSnapshot snapshot, ManifestState state) {
+      return !consumed && state == this.state && snapshot == base && request.equals(this.request) ? plan : null;
     }
 
     /**
@@ -461,7 +477,7 @@ public final class ManifestPublisher {
     try (VectorSchemaRoot root = ManifestCodec.toArrow(plan.rows(), tables.allocator(),
         first.snapshot().schemaMetadata().get(ManifestCodec.STAMP_KEY))) {
       AddressedUpdate.Written w = AddressedUpdate.write(tables.allocator(), first.snapshot(), headAddress, root);
-      return Optional.of(new WrittenAhead(first.snapshot(), plan.rows(), headAddress, w));
+      return Optional.of(new WrittenAhead(first.snapshot(), plan.rows(), headAddress, w, request, first.state(), plan));
     }
   }
 
@@ -483,7 +499,10 @@ public final class ManifestPublisher {
       try (TableSnapshot opened = given == null ? manifest.openLatest(request.branch()) : null) {
         TableSnapshot snapshot = given == null ? opened : given.snapshot();
         ManifestState state = given == null ? manifest.read(snapshot) : given.state();
-        Plan plan = plan(request, snapshot, state);
+        // The publish written ahead planned this very request on this very base already: its plan
+        // (every expectation checked, the folded result validated) is this attempt's.
+        Plan ahead0 = ahead == null ? null : ahead.planFor(request, snapshot, state);
+        Plan plan = ahead0 != null ? ahead0 : plan(request, snapshot, state);
         String branch = request.branch();
         LineageIntent l = request.lineage();
         GraphCommit commit = plan.commit();

@@ -26,12 +26,23 @@ import java.util.Optional;
  *   <li>{@code FOREIGN} — a ref forked from anything else: refused, the sidecar kept.</li>
  * </ul>
  *
+ * A confirmed sidecar also bound each created ref's native identifier
+ * ({@code confirmed_branch_identifier}): the ref at the fork's place must still carry it, whatever its
+ * shape. Otherwise the ref was deleted (and maybe re-created) after the confirmation: its rows are not
+ * this write's, so it is neither rolled forward onto nor removed — refused, the sidecar kept.
+ *
  * A sidecar is armed only while no other one is pending (inside the effect window), so no two
  * pending intents claim one ref.
  */
 final class FirstTouchRecovery {
-  /** One unpublished first-touch table of the sidecar and what its ref's place holds. */
-  record Fork(TablePin pin, TableFork.Plan plan, TableFork.Leftover leftover) {}
+  /**
+   * One unpublished first-touch table of the sidecar and what its ref's place holds.
+   *
+   * @param refusal why recovery must not act on this table's ref (the sidecar is then kept), or
+   *     {@code null}: a ref forked from anything else, or — the sidecar confirmed — a ref without the
+   *     identifier the confirmation bound (deleted, maybe re-created: never rolled forward onto, never removed)
+   */
+  record Fork(TablePin pin, TableFork.Plan plan, TableFork.Leftover leftover, String refusal) {}
 
   private final RecoverySweep sweep;
   private final List<Fork> forks = new ArrayList<>();
@@ -51,8 +62,23 @@ final class FirstTouchRecovery {
     TableFork fork = new TableFork(sweep.tables.reader(), sweep.tables.writer(), sweep.root, () -> { });
     TableFork.Plan plan = new TableFork.Plan(fork, pin.identity().canonicalPath(pin.tableKey()), pin.tableKey(),
         pin.tableBranch(), entry.get().branch(), effect.sourceForkVersion());
-    Fork f = new Fork(pin, plan, entry.get().version() == effect.sourceForkVersion() ? plan.inspect()
-        : TableFork.Leftover.FOREIGN);
+    TableFork.Leftover left = entry.get().version() == effect.sourceForkVersion() ? plan.inspect()
+        : TableFork.Leftover.FOREIGN;
+    String refusal = null;
+    if (left == TableFork.Leftover.FOREIGN) {
+      refusal = "the ref " + pin.tableBranch() + " of table " + pin.tableKey() + " is not the fork of version "
+          + pin.expectedVersion() + " this write planned";
+    } else if (effect.confirmedBranchIdentifier() != null) {
+      // Confirmed: the write's commits are on the ref it created, and only on that one (docs/recovery.md).
+      String now = plan.identity().orElse(null);
+      if (!effect.confirmedBranchIdentifier().equals(now)) {
+        refusal = "the ref " + pin.tableBranch() + " of table " + pin.tableKey() + " is not the one this write"
+            + " created and confirmed (identifier " + effect.confirmedBranchIdentifier() + ", now "
+            + (now == null ? "no ref" : now) + "): it was deleted or re-created, so recovery neither rolls forward"
+            + " onto it nor removes it";
+      }
+    }
+    Fork f = new Fork(pin, plan, left, refusal);
     forks.add(f);
     return Optional.of(f);
   }

@@ -83,10 +83,8 @@ final class MergeRecovery {
       LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
           sweep.root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
       var fork = forks.observe(pin, p.effect(pin.identity()).orElseThrow(), entry);
-      if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.FOREIGN) {
-        return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), "the ref " + pin.tableBranch()
-            + " of table " + pin.tableKey() + " is not the fork of version " + pin.expectedVersion() + " this merge"
-            + " planned", List.of());
+      if (fork.isPresent() && fork.get().refusal() != null) {
+        return RecoverySweep.outcome(s, classes, null, RecoverySweep.refuse(mode), fork.get().refusal(), List.of());
       }
       long head;
       try {

@@ -277,13 +277,24 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
    *     {@code source_fork_version}): the inherited version the writer forks the pin's
    *     {@code table_branch} ref from AFTER arming (docs/branches.md, "Lazy table forks"); {@code null}
    *     when the ref already exists
+   * @param confirmedBranchIdentifier for a confirmed first-touch effect (JSON
+   *     {@code confirmed_branch_identifier}): the native identifier of the ref the writer created
+   *     ({@code NativeBranch.identifierText}), bound at confirmation; recovery acts on that ref only
+   *     while it still has this identifier (docs/recovery.md). {@code null} otherwise
    */
   public record TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
-      TransactionIdentity confirmed, List<TransactionIdentity> chain, Long sourceForkVersion) {
+      TransactionIdentity confirmed, List<TransactionIdentity> chain, Long sourceForkVersion,
+      String confirmedBranchIdentifier) {
     /** An effect on a table whose ref exists (no first-touch fork). */
     public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
         TransactionIdentity confirmed, List<TransactionIdentity> chain) {
-      this(identity, tableKey, planned, confirmed, chain, null);
+      this(identity, tableKey, planned, confirmed, chain, null, null);
+    }
+
+    /** An effect without a bound ref identity (armed, or on a ref that existed). */
+    public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
+        TransactionIdentity confirmed, List<TransactionIdentity> chain, Long sourceForkVersion) {
+      this(identity, tableKey, planned, confirmed, chain, sourceForkVersion, null);
     }
 
     public TableEffect {
@@ -299,7 +310,7 @@ public record RecoverySidecar(String operationId, long startedAtMicros, String b
     /** One planned transaction (Mutation, Load, EnsureIndices). */
     public TableEffect(TableIdentity identity, String tableKey, TransactionIdentity planned,
         TransactionIdentity confirmed) {
-      this(identity, tableKey, planned, confirmed, null, null);
+      this(identity, tableKey, planned, confirmed, null, null, null);
     }
 
     /** @return whether the writer forks the table's ref after arming (a first-touch table) */

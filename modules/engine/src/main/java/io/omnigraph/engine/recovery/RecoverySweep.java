@@ -306,9 +306,8 @@ public final class RecoverySweep {
       LanceLocation loc = io.omnigraph.engine.table.TableReader.branchLocation(
           root.lance(pin.identity().canonicalPath(pin.tableKey())), pin.tableBranch());
       var fork = forks.observe(pin, p.effect(pin.identity()).orElseThrow(), entry);
-      if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.FOREIGN) {
-        return outcome(s, classes, null, refuse(mode), "the ref " + pin.tableBranch() + " of table " + pin.tableKey()
-            + " is not the fork of version " + pin.expectedVersion() + " this write planned", List.of());
+      if (fork.isPresent() && fork.get().refusal() != null) {
+        return outcome(s, classes, null, refuse(mode), fork.get().refusal(), List.of());
       }
       if (fork.isPresent() && fork.get().leftover() == io.omnigraph.engine.table.TableFork.Leftover.ABSENT) {
         // Crash before the fork (or inside Lance's create): no ref, so no effect on this table.

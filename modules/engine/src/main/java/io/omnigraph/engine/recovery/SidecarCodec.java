@@ -152,6 +152,9 @@ public final class SidecarCodec {
       if (e.sourceForkVersion() != null) {
         n.put("source_fork_version", e.sourceForkVersion());
       }
+      if (e.confirmedBranchIdentifier() != null) {
+        n.put("confirmed_branch_identifier", e.confirmedBranchIdentifier());
+      }
     }
     ArrayNode updates = p.putObject("intended_delta").putArray("table_updates");
     for (TableUpdateSlot u : v3.intendedDelta()) {
@@ -337,7 +340,8 @@ public final class SidecarCodec {
     for (Obj e : p.array("effects")) {
       TransactionIdentity confirmedTx = null;
       if (kind == WriterKind.BRANCH_MERGE || kind == WriterKind.GROUP_COMMIT) {
-        e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction", "source_fork_version");
+        e.allow("identity", "table_key", "planned_transactions", "confirmed_transaction", "source_fork_version",
+            "confirmed_branch_identifier");
         List<TransactionIdentity> chain = new ArrayList<>();
         for (Obj t : e.array("planned_transactions")) {
           chain.add(transaction(t));
@@ -347,13 +351,14 @@ public final class SidecarCodec {
         }
         confirmedTx = e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null;
         effects.add(new TableEffect(identity(e), e.string("table_key"), chain.get(0), confirmedTx, chain,
-            e.optionalU64("source_fork_version")));
+            e.optionalU64("source_fork_version"), e.optionalString("confirmed_branch_identifier")));
         continue;
       }
-      e.allow("identity", "table_key", "planned_transaction", "confirmed_transaction", "source_fork_version");
+      e.allow("identity", "table_key", "planned_transaction", "confirmed_transaction", "source_fork_version",
+          "confirmed_branch_identifier");
       effects.add(new TableEffect(identity(e), e.string("table_key"), transaction(e.object("planned_transaction")),
           e.node.has("confirmed_transaction") ? transaction(e.object("confirmed_transaction")) : null, null,
-          e.optionalU64("source_fork_version")));
+          e.optionalU64("source_fork_version"), e.optionalString("confirmed_branch_identifier")));
     }
     Obj d = p.object("intended_delta");
     d.allow("table_updates", "registrations", "renames", "tombstones");
@@ -479,7 +484,13 @@ public final class SidecarCodec {
       if (p.effectPhase() == EffectPhase.EFFECTS_CONFIRMED) {
         fail(pin.confirmedVersion() == null || e.confirmed() == null || u.confirmed() == null,
             "is EffectsConfirmed but " + pin.tableKey() + " is not confirmed");
+        fail(e.firstTouch() != (e.confirmedBranchIdentifier() != null), e.firstTouch()
+            ? "confirms first-touch " + pin.tableKey() + " without the identifier of the ref it created"
+            : "binds a ref identifier to " + pin.tableKey() + ", which it did not fork");
+        fail(e.confirmedBranchIdentifier() != null && e.confirmedBranchIdentifier().isEmpty(),
+            "binds an empty ref identifier to " + pin.tableKey());
       } else {
+        fail(e.confirmedBranchIdentifier() != null, "is Armed but binds a ref identifier to " + pin.tableKey());
         fail(pin.confirmedVersion() != null || e.confirmed() != null || u.confirmed() != null,
             "is Armed but carries a confirmation for " + pin.tableKey());
       }

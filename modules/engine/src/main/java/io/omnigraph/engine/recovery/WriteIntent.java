@@ -76,8 +76,16 @@ public final class WriteIntent {
    * @param version the committed version
    * @param rowCount its row count at that version
    * @param versionMetadataJson the manifest version metadata to publish (JSON object)
+   * @param branchIdentifier for a first-touch table: the native identifier of the ref the writer
+   *     created ({@code NativeBranch.identifierText}), which the confirmation binds; else {@code null}
    */
-  public record ConfirmedTable(TableIdentity identity, long version, long rowCount, String versionMetadataJson) {}
+  public record ConfirmedTable(TableIdentity identity, long version, long rowCount, String versionMetadataJson,
+      String branchIdentifier) {
+    /** A table whose ref existed before the write. */
+    public ConfirmedTable(TableIdentity identity, long version, long rowCount, String versionMetadataJson) {
+      this(identity, version, rowCount, versionMetadataJson, null);
+    }
+  }
 
   private final SidecarStore store;
   private RecoverySidecar sidecar;
@@ -386,8 +394,14 @@ public final class WriteIntent {
     List<TableEffect> effects = new ArrayList<>();
     for (TableEffect e : p.effects()) {
       List<TransactionIdentity> txs = e.transactions();
+      String ref = byId.get(e.identity()).branchIdentifier();
+      if (e.firstTouch() != (ref != null)) {
+        // The confirmation binds the exact ref a first-touch effect created (docs/sidecar-format.md).
+        throw new IllegalArgumentException("cannot confirm " + e.tableKey() + ": " + (ref == null
+            ? "the identifier of the ref it forked is missing" : "it forked no ref, yet a ref identifier is given"));
+      }
       effects.add(new TableEffect(e.identity(), e.tableKey(), e.planned(), txs.get(txs.size() - 1), e.chain(),
-          e.sourceForkVersion()));
+          e.sourceForkVersion(), ref));
     }
     List<TableUpdateSlot> slots = new ArrayList<>();
     for (TableUpdateSlot u : p.intendedDelta()) {

@@ -118,43 +118,25 @@ public final class GraphSnapshot implements AutoCloseable {
   /**
    * The table as a writer of this snapshot's branch stages against it: on main, {@link #table};
    * on another branch, the table's own native ref named after the branch, at the published version.
-   * A table the branch has not written yet (its entry points at the parent's ref) is forked first
-   * ({@link io.omnigraph.engine.table.TableFork}, inside the root's effect window): the new ref is
-   * created at exactly the published version, so it holds the same rows, and stays unreachable
-   * until a publish names it.
+   * A table the branch has not written yet has no ref of its own, and none may be created before the
+   * writer's recovery sidecar names it (sidecar-before-ref, docs/branches.md "Lazy table forks"):
+   * such a table is written through {@link #forkPlan}, never through this method.
    *
-   * @param writer the write gateway that creates the fork when needed
+   * @param writer the write gateway (unused: kept for the writers' call sites)
    * @return the table on the branch's ref at the published version (owned by the snapshot, do not close)
+   * @throws IllegalStateException the table is a first-touch table of this branch
    */
   public TableSnapshot tableForWrite(String tableKey, io.omnigraph.engine.table.TableWriter writer) {
     if (readOnly) {
       throw new IllegalStateException("a read-only snapshot cannot stage writes");
     }
     String branch = ref instanceof GraphRef.Branch b ? b.name() : null;
-    if (branch == null || io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch)) {
-      return table(tableKey);
-    }
     TableEntry e = entry(tableKey);
-    if (branch.equals(e.branch())) {
-      return table(tableKey);
+    if (branch != null && !io.omnigraph.engine.manifest.GraphBranch.MAIN.equals(branch) && !branch.equals(e.branch())) {
+      throw new IllegalStateException("table " + tableKey + " is not forked on branch " + branch + " yet: a writer"
+          + " forks it only after arming its sidecar (forkPlan)");
     }
-    String key = "write:" + tableKey;
-    TableSnapshot s = open.get(key);
-    if (s == null) {
-      io.omnigraph.engine.table.TableFork fork = new io.omnigraph.engine.table.TableFork(tables, writer, root,
-          this::requireNoPendingIntent);
-      // The fork runs inside the root's effect window, so no other fork, branch create or delete runs
-      // meanwhile and a leftover it finds is a dead attempt's (docs/branches.md, "Lazy table forks").
-      // Writers fork while preparing, never inside their own window (the lease is not reentrant); a
-      // re-prepare holds only this process's gate, which is reentrant.
-      try (io.omnigraph.engine.write.EffectWindow w = io.omnigraph.engine.write.WriteGates.exclusive(root,
-          "fork " + tableKey + " on " + branch)) {
-        w.checkValid();
-        s = fork.openForWrite(e.path(), tableKey, branch, e.branch(), e.version());
-      }
-      open.put(key, s);
-    }
-    return s;
+    return table(tableKey);
   }
 
   /**
@@ -181,18 +163,6 @@ public final class GraphSnapshot implements AutoCloseable {
     io.omnigraph.engine.table.TableFork fork = new io.omnigraph.engine.table.TableFork(tables, writer, root, () -> { });
     return java.util.Optional.of(new io.omnigraph.engine.table.TableFork.Plan(fork, e.path(), tableKey, branch,
         e.branch(), e.version()));
-  }
-
-  /** The effect window's re-list of {@code __recovery/} (recovery.SidecarStore), for a fork about to replace a ref. */
-  private void requireNoPendingIntent() {
-    for (String path : root.list(io.omnigraph.engine.recovery.RecoverySidecar.DIR)) {
-      if (path.endsWith(".json")) {
-        String id = path.substring(path.lastIndexOf('/') + 1, path.length() - ".json".length());
-        throw new io.omnigraph.api.RecoveryRequiredException("recovery required for operation " + id
-            + ": the interrupted write's sidecar " + path + " is unresolved; reopen the graph read-write or run"
-            + " 'omnigraph repair'", new io.omnigraph.api.ErrorDetail.RecoveryRequired(id));
-      }
-    }
   }
 
   /**

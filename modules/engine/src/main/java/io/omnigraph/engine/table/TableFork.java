@@ -133,6 +133,15 @@ public final class TableFork {
     }
 
     /**
+     * @return the native identifier ({@link NativeBranch#identifierText}) of the ref at the fork's
+     *     place now, read from fresh metadata; empty when no ref is listed. A writer reads it right
+     *     after {@link #open} and its confirmation binds it; recovery compares it (docs/recovery.md)
+     */
+    public Optional<String> identity() {
+      return fork.reader.branch(main(), branch).map(NativeBranch::identifierText);
+    }
+
+    /**
      * Removes what a fork of this plan left while it is still unpublished and untouched: an exact
      * ref at {@code version} is deleted, a clone-only tree reclaimed; nothing is a no-op.
      *

@@ -9,7 +9,9 @@ import io.omnigraph.engine.recovery.RecoverySidecar;
 import io.omnigraph.engine.table.StagedWrite;
 import io.omnigraph.engine.table.TableSnapshot;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The first-touch forks of one write attempt, performed after its sidecar is armed (Phase B's first
@@ -23,6 +25,7 @@ final class FirstTouchForks implements AutoCloseable {
   private final List<GraphWrite.TableEffect> planned;
   private final List<FirstTouch> started = new ArrayList<>();
   private final List<TableSnapshot> opened = new ArrayList<>();
+  private final Map<String, String> identities = new HashMap<>();
 
   FirstTouchForks(List<GraphWrite.TableEffect> effects) {
     this.planned = effects;
@@ -60,6 +63,10 @@ final class FirstTouchForks implements AutoCloseable {
           throw new InternalErrorException("the fork of " + e.spec().tableKey() + " opened at version "
               + fork.version() + ", not the published " + e.published().version(), null);
         }
+        // The created ref's native identity, which the confirmation binds (docs/sidecar-format.md).
+        identities.put(e.spec().tableKey(), f.plan().identity().orElseThrow(() -> new InternalErrorException(
+            "the fork of " + e.spec().tableKey() + " on '" + f.plan().branch() + "' is not listed after it was made",
+            null)));
         StagedWrite s = f.stage().apply(fork);
         out.add(new GraphWrite.TableEffect(e.spec(), e.published(), fork, bind(s, f.uuid())));
       }
@@ -67,6 +74,11 @@ final class FirstTouchForks implements AutoCloseable {
       throw removeAfter(operation, e);
     }
     return out;
+  }
+
+  /** @return per first-touch table key, the native identifier of the ref this attempt created */
+  Map<String, String> identities() {
+    return Map.copyOf(identities);
   }
 
   /**

@@ -273,7 +273,62 @@ public final class GraphWrite {
    * leader already checked against {@code base}, inside this same window.
    */
   Outcome inWindowChecked(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
-    return inWindow(intent, window, Objects.requireNonNull(base), true);
+    return inWindowChecked(intent, window, base, null);
+  }
+
+  /**
+   * {@link #inWindowChecked}, with the Armed sidecar's bytes {@code early} started for this very
+   * intent when the window was entered ({@link #startArm}); {@code null}, or one started for another
+   * intent, is ignored (the caller closes it).
+   */
+  Outcome inWindowChecked(Intent intent, EffectWindow window, ManifestPublisher.Base base, EarlyArm early) {
+    boolean mine = early != null && early.intent == intent;
+    if (mine) {
+      early.used = true;
+    }
+    return inWindow(intent, window, Objects.requireNonNull(base), true, mine ? early : null);
+  }
+
+  /**
+   * A write's commit id, commit time and Armed sidecar bytes, started on a second thread right after
+   * its effect window was entered (group commit's leader alone in its queue: docs/concurrency.md),
+   * so the sidecar's {@code fdatasync} overlaps the reads of the round instead of following them.
+   * Closing it discards the bytes unless the write used them.
+   */
+  static final class EarlyArm implements AutoCloseable {
+    private static final java.util.concurrent.atomic.AtomicLong USED = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong DISCARDED = new java.util.concurrent.atomic.AtomicLong();
+    private final Intent intent;
+    private final String commitId;
+    private final long createdAt;
+    private final Ahead<WriteIntent.PreparedArm> arm;
+    private boolean used;
+
+    private EarlyArm(Intent intent, String commitId, long createdAt, Ahead<WriteIntent.PreparedArm> arm) {
+      this.intent = intent;
+      this.commitId = commitId;
+      this.createdAt = createdAt;
+      this.arm = arm;
+    }
+
+    @Override
+    public void close() {
+      (used ? USED : DISCARDED).incrementAndGet();
+      if (arm != null) {
+        arm.close(); // discards the bytes unless the write took them
+      }
+    }
+  }
+
+  /**
+   * Mints {@code intent}'s commit id and time and starts writing its Armed sidecar's bytes; call it
+   * inside the write's effect window only (commit times follow the commit order).
+   */
+  EarlyArm startArm(Intent intent) {
+    String commitId = Ulid.generate();
+    long createdAt = nowMicros();
+    return new EarlyArm(intent, commitId, createdAt,
+        intent.effects().isEmpty() ? null : Ahead.start(() -> prepareArm(intent, commitId, createdAt)));
   }
 
   /**
@@ -312,11 +367,13 @@ public final class GraphWrite {
   }
 
   /**
-   * @return {batches of two or more members, members committed in them} by group commit in this
-   *     process so far (an observable of docs/concurrency.md, "Group commit")
+   * @return {batches of two or more members, members committed in them, leaders alone in their
+   *     queue whose sidecar bytes written from the window's entry were used, and those discarded} by
+   *     group commit in this process so far (observables of docs/concurrency.md, "Group commit")
    */
   public static long[] groupCommitCounts() {
-    return new long[] {GroupCommitQueue.batches(), GroupCommitQueue.batchedMembers()};
+    return new long[] {GroupCommitQueue.batches(), GroupCommitQueue.batchedMembers(), EarlyArm.USED.get(),
+        EarlyArm.DISCARDED.get()};
   }
 
   /** Enters this graph's effect window for one operation of this process. */
@@ -330,17 +387,19 @@ public final class GraphWrite {
    * @param base the manifest opened inside the window, or {@code null} to open it here
    */
   Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base) {
-    return inWindow(intent, window, base, false);
+    return inWindow(intent, window, base, false, null);
   }
 
-  private Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base, boolean checked) {
+  private Outcome inWindow(Intent intent, EffectWindow window, ManifestPublisher.Base base, boolean checked,
+      EarlyArm early) {
     // Minted inside the window, so commit times follow the commit order. The Armed sidecar is then
     // fully known: its bytes are written (and on local disk synced) on a second thread while the
     // token is checked, so Phase A costs only the rename and the directory sync
     // (docs/write-protocol.md, "Durability"); a write that stops before Phase A discards them.
-    String commitId = Ulid.generate();
-    long createdAt = nowMicros();
-    try (Ahead<WriteIntent.PreparedArm> arm = intent.effects().isEmpty() ? null
+    // Group commit's leader may have started them already, when it entered the window (EarlyArm).
+    String commitId = early != null ? early.commitId : Ulid.generate();
+    long createdAt = early != null ? early.createdAt : nowMicros();
+    try (Ahead<WriteIntent.PreparedArm> arm = early != null ? early.arm : intent.effects().isEmpty() ? null
             : Ahead.start(() -> prepareArm(intent, commitId, createdAt));
         ManifestPublisher.Base opened = base == null ? publisher.openBase(intent.branch()) : null) {
       ManifestPublisher.Base fresh = base == null ? opened : base;
@@ -481,7 +540,7 @@ public final class GraphWrite {
     // The confirmation's bytes are written (and synced) on a second thread meanwhile; it is put after.
     List<ManifestPublisher.TableUpdate> landed = updates;
     try (Ahead<SidecarStore.Prepared> confirmation = sidecar == null ? null
-        : Ahead.start(() -> sidecar.prepareConfirm(confirmedTables(landed)))) {
+        : Ahead.start(() -> sidecar.prepareConfirm(confirmedTables(landed, forks.identities())))) {
       try {
         publisher.makeDurable(updates, expected);
       } catch (OmnigraphException e) {
@@ -546,10 +605,16 @@ public final class GraphWrite {
   }
 
   static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates) {
+    return confirmedTables(updates, Map.of());
+  }
+
+  /** @param forkedRefs per first-touch table key, the identifier of the ref the write created (the confirmation binds it) */
+  static List<WriteIntent.ConfirmedTable> confirmedTables(List<ManifestPublisher.TableUpdate> updates,
+      Map<String, String> forkedRefs) {
     List<WriteIntent.ConfirmedTable> confirmed = new ArrayList<>();
     for (ManifestPublisher.TableUpdate u : updates) {
       confirmed.add(new WriteIntent.ConfirmedTable(u.identity(), u.version(), u.rowCount(),
-          ManifestStore.versionMetadata(u.tableUri(), u.version())));
+          ManifestStore.versionMetadata(u.tableUri(), u.version()), forkedRefs.get(u.tableKey())));
     }
     return confirmed;
   }

@@ -160,6 +160,9 @@ final class GroupCommitQueue {
   private void lead(Ticket self) {
     List<Ticket> round = new ArrayList<>();
     try (EffectWindow window = writer.enterWindow("group commit");
+        // Alone in the queue (a single writer), the leader most likely commits its own ticket alone:
+        // its sidecar's bytes are written while the round reads (discarded if the round differs).
+        GraphWrite.EarlyArm early = aloneInQueue(self) ? writer.startArm(self.member.intent()) : null;
         ManifestPublisher.Base fresh = writer.publisher().openBase(GraphBranch.MAIN)) {
       WriteToken now = writer.tokenNow(fresh.state(), GraphBranch.MAIN);
       writer.sidecars().requireNonePending();
@@ -173,7 +176,7 @@ final class GroupCommitQueue {
       List<Ticket> ready = barrier(round, now);
       if (!ready.isEmpty()) {
         window.checkValid();
-        commit(ready, window, fresh);
+        commit(ready, window, fresh, early);
       }
     } catch (RuntimeException | Error e) {
       synchronized (lock) {
@@ -202,6 +205,13 @@ final class GroupCommitQueue {
         }
         lock.notifyAll();
       }
+    }
+  }
+
+  /** @return whether {@code self} is the only ticket queued, and prepared (not told to re-prepare) */
+  private boolean aloneInQueue(Ticket self) {
+    synchronized (lock) {
+      return queue.size() == 1 && queue.peekFirst() == self && self.state == State.QUEUED;
     }
   }
 
@@ -259,7 +269,8 @@ final class GroupCommitQueue {
   }
 
   /** Commits the ready tickets inside the window and hands each its outcome or failure. */
-  private void commit(List<Ticket> ready, EffectWindow window, ManifestPublisher.Base fresh) {
+  private void commit(List<Ticket> ready, EffectWindow window, ManifestPublisher.Base fresh,
+      GraphWrite.EarlyArm early) {
     List<GraphWrite.Member> members = new ArrayList<>();
     ready.forEach(t -> members.add(t.member));
     List<Integer> batch = enabled() ? GroupCommitBatch.select(members) : List.of(0);
@@ -267,7 +278,8 @@ final class GroupCommitQueue {
     if (batch.size() == 1) {
       GroupCommitBatch.Result r;
       try {
-        r = new GroupCommitBatch.Result(writer.inWindowChecked(members.get(batch.get(0)).intent(), window, fresh), null, false);
+        r = new GroupCommitBatch.Result(writer.inWindowChecked(members.get(batch.get(0)).intent(), window, fresh, early),
+            null, false);
       } catch (RuntimeException e) {
         r = new GroupCommitBatch.Result(null, e, false);
       }

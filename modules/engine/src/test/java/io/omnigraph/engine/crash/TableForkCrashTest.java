@@ -45,6 +45,12 @@ import org.junit.jupiter.api.io.TempDir;
  * audit row), no sidecar, and no ref record or tree of {@code f} left under the table — recovery
  * removes the untouched ref and reclaims the clone-only tree; then the same load, run again, lands.
  *
+ * <p>Two cells per backend do the same for an overwrite load, whose batches wait in a spool file
+ * while it prepares ({@code io.omnigraph.engine.load.OverwriteSpool}): halted at
+ * {@code mutation.post_sidecar_pre_fork} (fork not done, the spool file the only other trace, in
+ * its directory) and at {@code mutation.post_fork_pre_commit} (the fork made and the spool staged
+ * onto it as uncommitted data files); the reopen must leave nothing under {@code tree/f}.
+ *
  * <p>Two more cells per backend do the same for a merge of {@code s} into {@code t} whose
  * {@code node:Person} table is still main's: halted at {@code branch_merge.after_arm} (fork not done)
  * and at {@code table_fork.post_native} (fork done); the reopen must show {@code t} as before, no
@@ -61,6 +67,7 @@ class TableForkCrashTest {
 
   @TempDir Path tmp;
   int graphs;
+  int spoolDirs;
 
   @Test
   void bothForkCrashShapesOnLocalDiskAreRecoveredFromTheSidecarThatNamesTheFork() {
@@ -78,10 +85,16 @@ class TableForkCrashTest {
     Map<String, String> matrix = new TreeMap<>();
     List<String> divergent = new ArrayList<>();
     matrix.put(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT + " (fork not done)",
-        run(backend, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, false, "fork not done", divergent));
+        run(backend, LoadMode.MERGE, Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, false, "fork not done", divergent));
     for (boolean cloneOnly : List.of(false, true)) {
       String label = Failpoints.TABLE_FORK_POST_NATIVE + (cloneOnly ? " (clone-only)" : " (ref)");
-      matrix.put(label, run(backend, Failpoints.TABLE_FORK_POST_NATIVE, cloneOnly, label, divergent));
+      matrix.put(label, run(backend, LoadMode.MERGE, Failpoints.TABLE_FORK_POST_NATIVE, cloneOnly, label, divergent));
+    }
+    // An overwrite load spools its batches while it prepares and stages them onto the fork after arming.
+    for (String f : List.of(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT, Failpoints.TABLE_COMMIT_BEFORE)) {
+      String label = "overwrite: " + f + (f.equals(Failpoints.TABLE_COMMIT_BEFORE)
+          ? " (fork done, spool staged on it)" : " (fork not done, spool written)");
+      matrix.put(label, run(backend, LoadMode.OVERWRITE, f, false, label, divergent));
     }
     for (String f : List.of(Failpoints.MERGE_AFTER_ARM, Failpoints.TABLE_FORK_POST_NATIVE)) {
       String label = "merge s into t: " + f + (f.equals(Failpoints.MERGE_AFTER_ARM) ? " (fork not done)" : " (ref)");
@@ -93,8 +106,8 @@ class TableForkCrashTest {
     assertThat(divergent).as("divergent cells").isEmpty();
   }
 
-  private String run(MergeCrashMatrixTest.Backend backend, String failpoint, boolean cloneOnly, String label,
-      List<String> divergent) {
+  private String run(MergeCrashMatrixTest.Backend backend, LoadMode mode, String failpoint, boolean cloneOnly,
+      String label, List<String> divergent) {
     String uri = backend.freshUri().get();
     OpenOptions open = new OpenOptions(backend.options());
     String before;
@@ -115,10 +128,18 @@ class TableForkCrashTest {
       args.add("--option");
       args.add(k + "=" + v);
     });
-    args.addAll(List.of("branch-load", "f", "merge", CrashWrites.inputFile(tmp, INPUT).toString()));
+    args.addAll(List.of("branch-load", "f", mode.name().toLowerCase(java.util.Locale.ROOT),
+        CrashWrites.inputFile(tmp, INPUT).toString()));
+    Path spools = tmp.resolve("spool-" + (++spoolDirs));
+    try {
+      java.nio.file.Files.createDirectories(spools);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     ChildJvm.Result child;
-    try (ChildJvm.Running r = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY,
-        failpoint + "=halt@1"), args).startLogged(tmp.resolve("children"))) {
+    try (ChildJvm.Running r = CrashWriter.child(Map.of(Failpoints.SYSTEM_PROPERTY, failpoint + "=halt@1",
+        io.omnigraph.engine.load.OverwriteSpool.DIR_PROPERTY, spools.toString()), args)
+        .startLogged(tmp.resolve("children"))) {
       child = r.await(5, java.util.concurrent.TimeUnit.MINUTES);
     }
     if (child.exitCode() != Failpoints.HALT_STATUS
@@ -133,8 +154,13 @@ class TableForkCrashTest {
       divergent.add(label + ": at the halt the sidecar does not name the fork of f: " + armed + " " + body);
     }
     boolean forked = refRecords(uri, backend.options(), tablePath, "f") == 1;
-    if (forked != failpoint.equals(Failpoints.TABLE_FORK_POST_NATIVE)) {
+    if (forked != !failpoint.equals(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT)) {
       divergent.add(label + ": at the halt the ref f is " + (forked ? "" : "not ") + "there");
+    }
+    // A halted process cannot remove its spool: the file is in the spool directory, nowhere else.
+    int spooled = spools.toFile().list().length;
+    if (spooled != (mode == LoadMode.OVERWRITE && failpoint.equals(Failpoints.WRITE_POST_SIDECAR_PRE_COMMIT) ? 1 : 0)) {
+      divergent.add(label + ": at the halt the spool directory holds " + spooled + " file(s)");
     }
     if (cloneOnly) {
       int removed = removeRefRecord(uri, backend.options(), tablePath, "f");
@@ -159,14 +185,23 @@ class TableForkCrashTest {
         divergent.add(label + ": after recovery the table still has " + records + " ref record(s) and " + tree
             + " tree version file(s) of f");
       }
+      // Everything under tree/f is gone, the staged data files of an overwrite included.
+      int left = 0;
+      for (String sub : List.of("data", "_versions", "_transactions")) {
+        left += list(uri, backend.options(), tablePath.replaceAll("/+$", "") + "/tree/f/" + sub).size();
+      }
+      if (left != 0) {
+        divergent.add(label + ": after recovery " + left + " file(s) are left under tree/f");
+      }
       try {
-        MergeCrashMatrixTest.load(g, "f", LoadMode.MERGE, INPUT);
+        MergeCrashMatrixTest.load(g, "f", mode, INPUT);
       } catch (RuntimeException e) {
         divergent.add(label + ": the next write on f failed: " + e);
         return "before, next write failed";
       }
       String after = export(g, "f");
-      if (!after.contains("\"c\"") || !after.contains("20") || commits(g, "f").size() != beforeCommits.size() + 1) {
+      if (!after.contains("\"c\"") || !after.contains("20") || commits(g, "f").size() != beforeCommits.size() + 1
+          || (mode == LoadMode.OVERWRITE) == after.contains("\"a\"")) {
         divergent.add(label + ": the next write on f did not land: " + after);
       }
       return "before, no sidecar, no ref or tree of f; next write lands";

@@ -451,6 +451,19 @@ class GraphLoaderTest {
     }
 
     @Test
+    void aTypeNameIsComparedWholeWithThePreviousLinesType() {
+      // The fast path reuses the previous line's type when the name's characters are the same.
+      String note = "{\"type\":\"Note\",\"data\":{\"text\":\"a\"}}";
+      assertRule(LoadRule.UNKNOWN_NODE_TYPE, 2, "type", "unknown node type 'Not'",
+          note, "{\"type\":\"Not\",\"data\":{\"text\":\"b\"}}");
+      assertRule(LoadRule.UNKNOWN_NODE_TYPE, 2, "type", "unknown node type 'Notes'",
+          note, "{\"type\":\"Notes\",\"data\":{\"text\":\"b\"}}");
+      String wrote = "{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"978-1\"}";
+      assertRule(LoadRule.UNKNOWN_EDGE_TYPE, 3, "edge", "unknown edge type 'Wrot'",
+          wrote, wrote, "{\"edge\":\"Wrot\",\"from\":\"okafor\",\"to\":\"978-1\"}");
+    }
+
+    @Test
     void linesMayMixNodesAndEdgesInAnyOrder() throws Exception {
       ValidatedLoad l = load("{\"edge\":\"Wrote\",\"from\":\"okafor\",\"to\":\"978-1\"}", BOOK, AUTHOR);
       assertThat(l.tables()).extracting(t -> t.spec().tableKey()).containsExactly("node:Author", "node:Book", "edge:Wrote");

@@ -331,4 +331,44 @@ class SidecarCodecTest {
     assertThatThrownBy(() -> parse(onMain)).isInstanceOf(SidecarFormatException.class)
         .hasMessageContaining("first-touch");
   }
+
+  /** {@link #firstTouch} confirmed, binding {@code ref} as the created ref's identifier ({@code null}: none). */
+  static RecoverySidecar confirmedFirstTouch(String ref) {
+    RecoverySidecar a = firstTouch(12);
+    RecoverySidecar.ProtocolV3 p = a.protocol();
+    RecoverySidecar.TableEffect e = p.effects().get(0);
+    return a.with(List.of(a.tables().get(0).confirmed(13)), new RecoverySidecar.ProtocolV3(p.authority(),
+        p.lineage(), p.rollbackGraphCommitId(), null, RecoverySidecar.EffectPhase.EFFECTS_CONFIRMED,
+        List.of(new RecoverySidecar.TableEffect(e.identity(), e.tableKey(), e.planned(), e.planned(), null, 12L, ref)),
+        List.of(new RecoverySidecar.TableUpdateSlot(PERSON, "node:Person", 12, "dev",
+            new RecoverySidecar.ConfirmedUpdate(13, "dev", 7, "{\"manifest_path\":\"x\",\"naming_scheme\":\"V2\"}")))));
+  }
+
+  /**
+   * A confirmed first-touch effect binds the native identifier of the ref it created
+   * ({@code confirmed_branch_identifier}, docs/sidecar-format.md): it round-trips, and a confirmed
+   * first-touch effect without it, an armed effect with it, or an effect that forked nothing with it is refused.
+   */
+  @Test
+  void aConfirmedFirstTouchEffectBindsTheCreatedRefsIdentifierAndRoundTrips() throws Exception {
+    String ref = "1:0b5e-uuid/3:77aa-uuid";
+    RecoverySidecar s = confirmedFirstTouch(ref);
+    JsonNode n = tree(s);
+    assertThat(n.get("protocol_v3").get("effects").get(0).get("confirmed_branch_identifier").asText()).isEqualTo(ref);
+    assertThat(CODEC.parse(name(), CODEC.write(s))).isEqualTo(s);
+    assertThat(parse(n).protocol().effects().get(0).confirmedBranchIdentifier()).isEqualTo(ref);
+    assertThatThrownBy(() -> CODEC.write(confirmedFirstTouch(null))).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("without the identifier of the ref it created");
+    ObjectNode missing = tree(s);
+    ((ObjectNode) missing.get("protocol_v3").get("effects").get(0)).remove("confirmed_branch_identifier");
+    assertThatThrownBy(() -> parse(missing)).isInstanceOf(SidecarFormatException.class);
+    ObjectNode armedWithRef = tree(firstTouch(12));
+    ((ObjectNode) armedWithRef.get("protocol_v3").get("effects").get(0)).put("confirmed_branch_identifier", ref);
+    assertThatThrownBy(() -> parse(armedWithRef)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("Armed but binds a ref identifier");
+    ObjectNode notForked = tree(confirmed());
+    ((ObjectNode) notForked.get("protocol_v3").get("effects").get(0)).put("confirmed_branch_identifier", ref);
+    assertThatThrownBy(() -> parse(notForked)).isInstanceOf(SidecarFormatException.class)
+        .hasMessageContaining("which it did not fork");
+  }
 }

@@ -14,6 +14,25 @@ class UlidTest {
   }
 
   @Test
+  void ulidsOfOneProcessIncreaseStrictlyAndWithinAMillisecondByOne() {
+    String alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    String prev = Ulid.generate();
+    int sameMillisecond = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String next = Ulid.generate();
+      assertThat(next).isGreaterThan(prev); // canonical ULIDs sort as their values
+      char last = prev.charAt(25);
+      if (next.startsWith(prev.substring(0, 10)) && last != 'Z') {
+        // One secure random draw per millisecond: the next ULID of that millisecond is the previous plus one.
+        assertThat(next).isEqualTo(prev.substring(0, 25) + alphabet.charAt(alphabet.indexOf(last) + 1));
+        sameMillisecond++;
+      }
+      prev = next;
+    }
+    assertThat(sameMillisecond).as("ULIDs generated within one millisecond").isGreaterThan(100);
+  }
+
+  @Test
   void encodingMatchesTheSpecForKnownInputs() {
     assertThat(Ulid.of(0, new byte[10])).isEqualTo("00000000000000000000000000");
     byte[] ones = new byte[10];
