@@ -59,7 +59,7 @@ final class FirstTouchRecovery {
     if (!effect.firstTouch() || entry.isEmpty() || Objects.equals(entry.get().branch(), pin.tableBranch())) {
       return Optional.empty();
     }
-    TableFork fork = new TableFork(sweep.tables.reader(), sweep.tables.writer(), sweep.root, () -> { });
+    TableFork fork = new TableFork(sweep.tables.reader(), sweep.tables.writer(), sweep.root);
     TableFork.Plan plan = new TableFork.Plan(fork, pin.identity().canonicalPath(pin.tableKey()), pin.tableKey(),
         pin.tableBranch(), entry.get().branch(), effect.sourceForkVersion());
     TableFork.Leftover left = entry.get().version() == effect.sourceForkVersion() ? plan.inspect()

@@ -160,7 +160,7 @@ public final class GraphSnapshot implements AutoCloseable {
     }
     // No sidecar may be pending when the fork runs: the writer re-lists __recovery/ inside its effect
     // window before it arms its own, and holds the window through the fork.
-    io.omnigraph.engine.table.TableFork fork = new io.omnigraph.engine.table.TableFork(tables, writer, root, () -> { });
+    io.omnigraph.engine.table.TableFork fork = new io.omnigraph.engine.table.TableFork(tables, writer, root);
     return java.util.Optional.of(new io.omnigraph.engine.table.TableFork.Plan(fork, e.path(), tableKey, branch,
         e.branch(), e.version()));
   }

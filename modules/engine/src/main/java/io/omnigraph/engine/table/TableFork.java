@@ -29,10 +29,10 @@ import java.util.Optional;
  *       (it holds the same rows);</li>
  *   <li>such a ref with commits past the fork (the commits of a write orphan-discarded with a
  *       deleted incarnation of the branch), or a complete ref forked from anything else (a fork of
- *       an earlier version, or of an earlier incarnation of the branch): replaced — unless a
- *       recovery sidecar is pending, which might own those commits: then the write is refused with
- *       {@link io.omnigraph.api.RecoveryRequiredException} before anything is deleted (it could not
- *       pass its effect window's re-list anyway).</li>
+ *       an earlier version, or of an earlier incarnation of the branch): replaced. No pending intent
+ *       can own those commits: every fork runs under its writer's own armed sidecar, which was armed
+ *       only after the effect window's re-list of {@code __recovery/} found no other
+ *       (docs/branches.md, "Lazy table forks").</li>
  * </ul>
  * A replaced ref is unreachable: no manifest names it, because a branch names its own table ref
  * only from the publish that followed the fork, and never leaves it afterwards. A tree that cannot be proven to be such a leftover — another listed ref of the table is a path
@@ -48,18 +48,14 @@ public final class TableFork {
   private final TableReader reader;
   private final TableWriter writer;
   private final GraphRoot root;
-  private final Runnable requireNoPendingIntent;
 
   /**
    * @param root the graph root the table lives under (for reclaiming a clone-only tree)
-   * @param requireNoPendingIntent throws {@link io.omnigraph.api.RecoveryRequiredException} when a
-   *     recovery sidecar is pending in the root
    */
-  public TableFork(TableReader reader, TableWriter writer, GraphRoot root, Runnable requireNoPendingIntent) {
+  public TableFork(TableReader reader, TableWriter writer, GraphRoot root) {
     this.reader = Objects.requireNonNull(reader);
     this.writer = Objects.requireNonNull(writer);
     this.root = Objects.requireNonNull(root);
-    this.requireNoPendingIntent = Objects.requireNonNull(requireNoPendingIntent);
   }
 
   /**
@@ -82,9 +78,7 @@ public final class TableFork {
     }
     requireDisjoint(tableKey, branch, refs);
     if (existing.isPresent()) {
-      // Commits on it may be a pending write's: recovery decides first (the write could not run anyway).
-      requireNoPendingIntent.run();
-      writer.deleteBranch(main, branch); // unreachable: see the class comment
+      writer.deleteBranch(main, branch); // unreachable and no pending intent's: see the class comment
     }
     reclaimCloneOnlyTree(tablePath, branch);
     try {
