@@ -16,8 +16,6 @@ import io.omnigraph.engine.recovery.RecoverySweep;
 import io.omnigraph.engine.recovery.SidecarStore;
 import io.omnigraph.engine.schema.CompiledSchema;
 import io.omnigraph.engine.schema.Constraint;
-import io.omnigraph.engine.schema.EdgeType;
-import io.omnigraph.engine.schema.NodeType;
 import io.omnigraph.engine.schema.SchemaIr;
 import io.omnigraph.engine.schema.TableSpec;
 import io.omnigraph.engine.snapshot.GraphRef;
@@ -358,8 +356,7 @@ public final class BranchMerge {
   }
 
   private static List<Constraint> constraints(CompiledSchema schema, TableSpec spec) {
-    return (spec.kind() == SchemaIr.DeclKind.EDGE ? schema.catalog().edge(spec.typeName()).map(EdgeType::constraints)
-        : schema.catalog().node(spec.typeName()).map(NodeType::constraints)).orElse(List.of());
+    return MergedGraphRules.constraintsOf(schema, spec);
   }
 
   /**
@@ -532,7 +529,7 @@ public final class BranchMerge {
     for (TablePlan p : plans) {
       changes.add(new MergedGraphRules.Change(p.spec, p.takenIds, p.deletedIds, p.taken()));
     }
-    for (MergedGraphRules.Violation v : MergedGraphRules.check(changes, tgt)) {
+    for (MergedGraphRules.Violation v : MergedGraphRules.check(changes, tgt, memory::chargeValidation)) {
       addConflict(conflicts, new ErrorDetail.MergeConflict(v.kind(), v.entityKind(), v.typeName(), v.id(), null, null,
           null, v.message()));
     }

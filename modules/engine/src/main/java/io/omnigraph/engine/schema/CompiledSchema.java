@@ -16,12 +16,36 @@ public final class CompiledSchema {
   private final String source;
   private final Catalog catalog;
   private final SchemaIr ir;
-  private final Map<String, TableSpec> tables = new LinkedHashMap<>();
+  /**
+   * Built on first use: the Arrow schemas need Arrow's {@code Schema} class, whose initialization
+   * is the slowest step of a fresh process's {@code init}; until a table is asked for, {@code init}
+   * opens the root, waits for the table store, claims the root and writes the schema files while
+   * it runs on another thread (docs/benchmarks.md, "Bulk load: phase breakdown").
+   */
+  private volatile Map<String, TableSpec> tables;
 
   CompiledSchema(String source, Catalog catalog, SchemaIr ir) {
     this.source = Objects.requireNonNull(source, "source");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.ir = Objects.requireNonNull(ir, "ir");
+  }
+
+  private Map<String, TableSpec> specs() {
+    Map<String, TableSpec> built = tables;
+    if (built == null) {
+      synchronized (this) {
+        built = tables;
+        if (built == null) {
+          built = buildSpecs();
+          tables = built;
+        }
+      }
+    }
+    return built;
+  }
+
+  private Map<String, TableSpec> buildSpecs() {
+    Map<String, TableSpec> tables = new LinkedHashMap<>();
     for (NodeType n : catalog.nodes()) {
       SchemaIr.TypeIdentity id = ir.type(SchemaIr.DeclKind.NODE, n.name()).orElseThrow();
       tables.put(n.tableKey(), new TableSpec(
@@ -32,6 +56,7 @@ public final class CompiledSchema {
       tables.put(e.tableKey(), new TableSpec(
           SchemaIr.DeclKind.EDGE, e.name(), e.tableKey(), id.typeId(), id.tableIncarnationId(), ArrowSchemas.edgeSchema(e, id)));
     }
+    return java.util.Collections.unmodifiableMap(tables);
   }
 
   /** @return the {@code .pg} source this was compiled from (written to {@code _schema.pg}) */
@@ -51,7 +76,7 @@ public final class CompiledSchema {
 
   /** @return all tables: node tables in source order, then edge tables */
   public List<TableSpec> tables() {
-    return new ArrayList<>(tables.values());
+    return new ArrayList<>(specs().values());
   }
 
   /**
@@ -59,7 +84,7 @@ public final class CompiledSchema {
    * @return the table
    */
   public Optional<TableSpec> table(String tableKey) {
-    return Optional.ofNullable(tables.get(tableKey));
+    return Optional.ofNullable(specs().get(tableKey));
   }
 
   /**

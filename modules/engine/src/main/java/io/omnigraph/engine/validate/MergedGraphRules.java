@@ -13,11 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -29,6 +31,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * edges the merge adds, rewrites or deletes. Value rules ({@code @range}, {@code @check}) need no
  * check here: every taken row was validated on its branch under the same schema. Unlike the write
  * rules, every violation is collected (a merge reports all its conflicts).
+ *
+ * <p>Memory follows the change, not the target (docs/branches.md, "Memory bound of the ordered
+ * merge"): the target's rows are streamed, and only what matches the change is kept — the target
+ * holders of the taken rows' {@code @unique} tuples, the kept edges of the sources whose
+ * {@code @card} the merge touches — each entry charged to the caller's budget.
  */
 public final class MergedGraphRules {
   private MergedGraphRules() {}
@@ -39,7 +46,8 @@ public final class MergedGraphRules {
    * @param spec the table
    * @param takenIds ids whose rows the merge writes (inserted or replaced)
    * @param deletedIds ids the merge deletes
-   * @param taken the taken rows (full table schema), owned by the caller
+   * @param taken the taken rows (at least {@code id}, an edge's {@code src}/{@code dst} and every
+   *     {@code @unique} field), owned by the caller
    */
   public record Change(TableSpec spec, Set<String> takenIds, Set<String> deletedIds, List<VectorSchemaRoot> taken) {}
 
@@ -57,12 +65,26 @@ public final class MergedGraphRules {
 
   /** @return every violation of the merged graph, in table order */
   public static List<Violation> check(List<Change> changes, GraphSnapshot target) {
+    return check(changes, target, bytes -> {});
+  }
+
+  /**
+   * @param charge receives a conservative heap size of every entry the checks keep beyond the
+   *     changes themselves (it may throw to stop the checks)
+   * @return every violation of the merged graph, in table order
+   */
+  public static List<Violation> check(List<Change> changes, GraphSnapshot target, LongConsumer charge) {
     List<Violation> out = new ArrayList<>();
-    new Checker(out).validate(changes, target);
+    new Checker(out, charge).validate(changes, target);
     return out;
   }
 
-  private record Checker(List<Violation> out) {
+  /** @return the {@code @unique} and other constraints of a table's type */
+  public static List<Constraint> constraintsOf(CompiledSchema schema, TableSpec spec) {
+    return Checker.constraints(schema, spec);
+  }
+
+  private record Checker(List<Violation> out, LongConsumer charge) {
   void validate(List<Change> plans, GraphSnapshot tgt) {
     Map<String, Change> byKey = new HashMap<>();
     plans.forEach(p -> byKey.put(p.spec().tableKey(), p));
@@ -86,6 +108,14 @@ public final class MergedGraphRules {
     }
   }
 
+  static long entry(String... strings) {
+    long n = 64;
+    for (String s : strings) {
+      n += 48 + 2L * s.length();
+    }
+    return n;
+  }
+
   void uniques(Change p, GraphSnapshot tgt, CompiledSchema schema) {
     List<Constraint.Unique> uniques = constraints(schema, p.spec()).stream().filter(Constraint.Unique.class::isInstance)
         .map(Constraint.Unique.class::cast).toList();
@@ -93,6 +123,19 @@ public final class MergedGraphRules {
       return;
     }
     for (Constraint.Unique u : uniques) {
+      // The taken rows' tuples first; then, streaming the target, only the holders of those tuples.
+      Set<List<Object>> wanted = new HashSet<>();
+      for (VectorSchemaRoot batch : p.taken()) {
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          List<Object> tuple = tuple(batch, u.fields(), i);
+          if (tuple != null && wanted.add(tuple)) {
+            charge.accept(entry(tuple.toString()));
+          }
+        }
+      }
+      if (wanted.isEmpty()) {
+        continue;
+      }
       Map<List<Object>, String> holders = new HashMap<>();
       List<String> columns = new ArrayList<>(List.of("id"));
       columns.addAll(u.fields());
@@ -104,8 +147,8 @@ public final class MergedGraphRules {
             continue;
           }
           List<Object> tuple = tuple(batch, u.fields(), i);
-          if (tuple != null) {
-            holders.put(tuple, id);
+          if (tuple != null && wanted.contains(tuple) && holders.put(tuple, id) == null) {
+            charge.accept(entry(id));
           }
         }
       });
@@ -147,24 +190,33 @@ public final class MergedGraphRules {
     return schema.catalog().node(spec.typeName()).map(NodeType::constraints).orElse(List.of());
   }
 
-  /** Endpoints and {@code @card} of one edge type in the merged graph. */
-  void edgeRules(TableSpec spec, EdgeType e, Change edges, Change from, Change to, GraphSnapshot tgt) {
-    // The merged edges: target edges not rewritten or deleted, plus the taken ones.
-    Map<String, String[]> merged = new TreeMap<>();
+  /** Streams the target's edges of one type that the merge keeps (not taken, not deleted): id, src, dst. */
+  void keptEdges(TableSpec spec, Change edges, GraphSnapshot tgt, KeptEdge each) {
     tgt.scan(spec.tableKey(), List.of("id", "src", "dst"), (io.omnigraph.engine.plan.RowFilter) null, batch -> {
       VarCharVector ids = (VarCharVector) batch.getVector("id");
       VarCharVector srcs = (VarCharVector) batch.getVector("src");
       VarCharVector dsts = (VarCharVector) batch.getVector("dst");
       for (int i = 0; i < batch.getRowCount(); i++) {
         String id = new String(ids.get(i), StandardCharsets.UTF_8);
-        if (edges != null && (edges.takenIds().contains(id) || edges.deletedIds().contains(id))) {
+        boolean deleted = edges != null && edges.deletedIds().contains(id);
+        if (edges != null && edges.takenIds().contains(id)) {
           continue;
         }
-        merged.put(id, new String[] {new String(srcs.get(i), StandardCharsets.UTF_8),
-            new String(dsts.get(i), StandardCharsets.UTF_8)});
+        each.accept(id, new String(srcs.get(i), StandardCharsets.UTF_8), new String(dsts.get(i), StandardCharsets.UTF_8),
+            deleted);
       }
     });
-    Set<String> takenEdges = new HashSet<>();
+  }
+
+  /** One target edge the merge does not rewrite. */
+  interface KeptEdge {
+    void accept(String id, String src, String dst, boolean deletedByTheMerge);
+  }
+
+  /** Endpoints and {@code @card} of one edge type in the merged graph. */
+  void edgeRules(TableSpec spec, EdgeType e, Change edges, Change from, Change to, GraphSnapshot tgt) {
+    // The taken edges (bounded by the change); the target's other edges are streamed.
+    Map<String, String[]> taken = new LinkedHashMap<>();
     if (edges != null) {
       for (VectorSchemaRoot batch : edges.taken()) {
         VarCharVector ids = (VarCharVector) batch.getVector("id");
@@ -172,46 +224,56 @@ public final class MergedGraphRules {
         VarCharVector dsts = (VarCharVector) batch.getVector("dst");
         for (int i = 0; i < batch.getRowCount(); i++) {
           String id = new String(ids.get(i), StandardCharsets.UTF_8);
-          takenEdges.add(id);
-          merged.put(id, new String[] {new String(srcs.get(i), StandardCharsets.UTF_8),
-              new String(dsts.get(i), StandardCharsets.UTF_8)});
+          String[] ends = {new String(srcs.get(i), StandardCharsets.UTF_8), new String(dsts.get(i), StandardCharsets.UTF_8)};
+          taken.put(id, ends);
+          charge.accept(entry(id, ends[0], ends[1]));
         }
       }
     }
-    // Endpoints: a taken edge needs both nodes in the merged graph; a kept edge loses one when the merge deletes it.
+    boolean nodesLost = (from != null && !from.deletedIds().isEmpty()) || (to != null && !to.deletedIds().isEmpty());
+    boolean edgesLost = edges != null && !edges.deletedIds().isEmpty();
+    // One streaming pass over the kept target edges: those whose node the merge deletes (orphans),
+    // and the sources of the edges the merge deletes (their @card changes).
+    List<Map<String, Violation>> orphans = List.of(new TreeMap<>(), new TreeMap<>());
+    Set<String> sources = new TreeSet<>();
+    if (nodesLost || edgesLost) {
+      keptEdges(spec, edges, tgt, (id, src, dst, deleted) -> {
+        if (deleted) {
+          if (sources.add(src)) {
+            charge.accept(entry(src));
+          }
+          return;
+        }
+        for (int side = 0; side < 2; side++) {
+          Change nodes = side == 0 ? from : to;
+          String end = side == 0 ? src : dst;
+          if (nodes != null && nodes.deletedIds().contains(end)) {
+            charge.accept(entry(id, end));
+            orphans.get(side).put(id, orphan(e, side, id, end));
+          }
+        }
+      });
+    }
+    // Endpoints of the taken edges: each must be a node of the merged graph.
     for (int side = 0; side < 2; side++) {
       String nodeType = side == 0 ? e.fromType() : e.toType();
       Change nodes = side == 0 ? from : to;
-      Set<String> candidates = new TreeSet<>();
-      for (Map.Entry<String, String[]> m : merged.entrySet()) {
-        String end = m.getValue()[side];
-        if (takenEdges.contains(m.getKey()) || (nodes != null && nodes.deletedIds().contains(end))) {
-          candidates.add(end);
-        }
-      }
-      if (candidates.isEmpty()) {
-        continue;
-      }
-      Set<String> alive = new HashSet<>();
       Set<String> probe = new HashSet<>();
-      for (String id : candidates) {
-        if (nodes != null && nodes.takenIds().contains(id)) {
-          alive.add(id);
-        } else if (nodes == null || !nodes.deletedIds().contains(id)) {
-          probe.add(id);
+      for (String[] ends : taken.values()) {
+        String end = ends[side];
+        if ((nodes == null || !nodes.takenIds().contains(end)) && (nodes == null || !nodes.deletedIds().contains(end))) {
+          probe.add(end);
         }
       }
-      if (!probe.isEmpty()) {
-        alive.addAll(tgt.existingNodeIds(nodeType, probe));
-      }
-      for (Map.Entry<String, String[]> m : merged.entrySet()) {
+      Set<String> alive = probe.isEmpty() ? Set.of() : tgt.existingNodeIds(nodeType, probe);
+      for (Map.Entry<String, String[]> m : taken.entrySet()) {
         String end = m.getValue()[side];
-        if (candidates.contains(end) && !alive.contains(end)) {
-          out.add(new Violation("orphan_edge", "edge", e.name(), m.getKey(),
-              "edge '" + m.getKey() + "' would point at " + (side == 0 ? "source" : "target") + " node " + nodeType
-                  + " '" + end + "', which the merged graph does not have"));
+        boolean ok = (nodes != null && nodes.takenIds().contains(end)) || alive.contains(end);
+        if (!ok) {
+          orphans.get(side).put(m.getKey(), orphan(e, side, m.getKey(), end));
         }
       }
+      out.addAll(orphans.get(side).values());
     }
     // @card: every source whose outgoing edges the merge adds, rewrites or deletes (as writes check it).
     long min = e.cardinality().min();
@@ -219,37 +281,27 @@ public final class MergedGraphRules {
     if (min == 0 && max.isEmpty()) {
       return;
     }
-    Set<String> sources = new TreeSet<>();
-    if (edges != null) {
-      for (String id : takenEdges) {
-        sources.add(merged.get(id)[0]);
-      }
-      // Sources of deleted target edges: read from the target.
-      if (!edges.deletedIds().isEmpty()) {
-        tgt.scan(spec.tableKey(), List.of("id", "src"), (io.omnigraph.engine.plan.RowFilter) null, batch -> {
-          VarCharVector ids = (VarCharVector) batch.getVector("id");
-          VarCharVector srcs = (VarCharVector) batch.getVector("src");
-          for (int i = 0; i < batch.getRowCount(); i++) {
-            if (edges.deletedIds().contains(new String(ids.get(i), StandardCharsets.UTF_8))) {
-              sources.add(new String(srcs.get(i), StandardCharsets.UTF_8));
-            }
-          }
-        });
-      }
+    for (String[] ends : taken.values()) {
+      sources.add(ends[0]);
     }
     if (from != null) {
       sources.removeAll(from.deletedIds());
     }
+    if (sources.isEmpty()) {
+      return;
+    }
     Map<String, Long> counts = new HashMap<>();
-    for (String[] m : merged.values()) {
-      if (sources.contains(m[0])) {
-        counts.merge(m[0], 1L, Long::sum);
+    keptEdges(spec, edges, tgt, (id, src, dst, deleted) -> {
+      if (!deleted && sources.contains(src)) {
+        counts.merge(src, 1L, Long::sum);
+      }
+    });
+    for (String[] ends : taken.values()) {
+      if (sources.contains(ends[0])) {
+        counts.merge(ends[0], 1L, Long::sum);
       }
     }
     for (String s : sources) {
-      if (from != null && from.deletedIds().contains(s)) {
-        continue;
-      }
       long n = counts.getOrDefault(s, 0L);
       if (n < min || (max.isPresent() && n > max.getAsLong())) {
         out.add(new Violation(ConstraintRule.CARDINALITY_VIOLATION.code(), "node", e.fromType(), s,
@@ -257,6 +309,12 @@ public final class MergedGraphRules {
                 + min + ".." + (max.isPresent() ? Long.toString(max.getAsLong()) : "")));
       }
     }
+  }
+
+  static Violation orphan(EdgeType e, int side, String edgeId, String end) {
+    String nodeType = side == 0 ? e.fromType() : e.toType();
+    return new Violation("orphan_edge", "edge", e.name(), edgeId, "edge '" + edgeId + "' would point at "
+        + (side == 0 ? "source" : "target") + " node " + nodeType + " '" + end + "', which the merged graph does not have");
   }
 
     static String entityKind(TableSpec spec) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.omnigraph.api.CommitInfo;
+import io.omnigraph.api.ConflictException;
 import io.omnigraph.api.ErrorDetail;
 import io.omnigraph.api.Graph;
 import io.omnigraph.api.LoadMode;
@@ -246,6 +247,34 @@ class MergeMemoryBoundTest {
         });
     assertThat(people("main")).isEqualTo(before);
     assertThat(noSidecar()).isTrue();
+  }
+
+  /**
+   * The {@code @unique} check streams the target and keeps only the holders of the taken rows'
+   * tuples: with 3,000 target rows and 5 taken ones the validation charge stays at a few rows' worth,
+   * and the collision is still found.
+   */
+  @Test
+  void theUniqueCheckKeepsOnlyTheTargetHoldersOfTheTakenTuples() {
+    StringBuilder base = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      base.append("{\"type\":\"Person\",\"data\":{\"name\":\"").append(String.format("u%05d", i))
+          .append("\",\"email\":\"").append(String.format("e%05d@x", i)).append("\"}}\n");
+    }
+    load("main", LoadMode.APPEND, base.toString());
+    graph.createBranch("f", null);
+    for (int i = 0; i < 4; i++) {
+      run("f", "add_person_email", Map.of("name", "new" + i, "email", "fresh" + i + "@x"));
+    }
+    run("f", "add_person_email", Map.of("name", "clash", "email", "shared@x"));
+    run("main", "add_person_email", Map.of("name", "zzz-main", "email", "shared@x"));
+    ConflictException e = org.junit.jupiter.api.Assertions.assertThrows(ConflictException.class,
+        () -> graph.merge("f", "main", MergeOptions.defaults()));
+    List<ErrorDetail.MergeConflict> conflicts = ((ErrorDetail.MergeConflicts) e.detail().orElseThrow()).conflicts();
+    assertThat(conflicts).extracting(ErrorDetail.MergeConflict::kind, ErrorDetail.MergeConflict::entityId)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("unique_violation", "clash"));
+    assertThat(BranchMerge.lastMemory.validationBytes()).as("validation bytes charged")
+        .isPositive().isLessThan(16 * 1024);
   }
 
   @Test
