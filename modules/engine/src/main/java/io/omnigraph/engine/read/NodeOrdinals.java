@@ -23,16 +23,8 @@ final class NodeOrdinals {
 
   /** @return the ordinal of dense node {@code k} (0 or more), or -1 when it was not added */
   int ordinal(int k) {
-    int mask = keys.length - 1;
-    for (int s = slot(k, mask); ; s = (s + 1) & mask) {
-      int at = keys[s];
-      if (at == k) {
-        return ordinalOf[s];
-      }
-      if (at < 0) {
-        return -1;
-      }
-    }
+    int s = slotOf(k);
+    return keys[s] == k ? ordinalOf[s] : -1;
   }
 
   /**
@@ -41,26 +33,21 @@ final class NodeOrdinals {
    * @return its ordinal; a new node's is the previous {@link #size}
    */
   int add(int k) {
-    int mask = keys.length - 1;
-    for (int s = slot(k, mask); ; s = (s + 1) & mask) {
-      int at = keys[s];
-      if (at == k) {
-        return ordinalOf[s];
-      }
-      if (at < 0) {
-        if (size == nodes.length) {
-          nodes = Arrays.copyOf(nodes, size * 2);
-        }
-        int ordinal = size;
-        keys[s] = k;
-        ordinalOf[s] = ordinal;
-        nodes[ordinal] = k;
-        if (2 * ++size > keys.length) {
-          grow();
-        }
-        return ordinal;
-      }
+    int s = slotOf(k);
+    if (keys[s] == k) {
+      return ordinalOf[s];
     }
+    if (size == nodes.length) {
+      nodes = Arrays.copyOf(nodes, size * 2);
+    }
+    int ordinal = size;
+    keys[s] = k;
+    ordinalOf[s] = ordinal;
+    nodes[ordinal] = k;
+    if (2 * ++size > keys.length) {
+      grow();
+    }
+    return ordinal;
   }
 
   /** @return how many nodes were added */
@@ -93,17 +80,23 @@ final class NodeOrdinals {
     keys = new int[oldKeys.length * 2];
     ordinalOf = new int[oldKeys.length * 2];
     Arrays.fill(keys, -1);
-    int mask = keys.length - 1;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] >= 0) {
-        int s = slot(oldKeys[i], mask);
-        while (keys[s] >= 0) {
-          s = (s + 1) & mask;
-        }
+        int s = slotOf(oldKeys[i]);
         keys[s] = oldKeys[i];
         ordinalOf[s] = oldOrdinals[i];
       }
     }
+  }
+
+  /** @return the slot holding {@code k}, or the empty slot where it would go */
+  private int slotOf(int k) {
+    int mask = keys.length - 1;
+    int s = slot(k, mask);
+    while (keys[s] != k && keys[s] >= 0) {
+      s = (s + 1) & mask;
+    }
+    return s;
   }
 
   private static int slot(int k, int mask) {
