@@ -24,7 +24,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The graph rules over a merged graph (docs/branches.md, "Merge validation"): the target snapshot
+ * The graph rules over a merged graph (docs/branches.md, "How a merge runs", step 4 "Validate"): the target snapshot
  * with, per table, some rows replaced or added ({@link Change#taken()}) and some ids deleted. Checks
  * {@code @unique} over the merged rows, edge endpoints (a taken edge needs both nodes; a kept edge
  * whose node the merge deletes is an orphan) and {@code @card} for every source whose outgoing
