@@ -19,8 +19,6 @@ import io.omnigraph.engine.snapshot.GraphSnapshot;
 import io.omnigraph.engine.write.GraphWrite;
 import io.omnigraph.testkit.graph.GraphIo;
 import io.omnigraph.testkit.graph.PeopleGraph;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +29,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +63,7 @@ class GroupPublishAheadTest {
       long committed = ManifestPublisher.writtenAheadCommitted();
       long discarded = ManifestPublisher.writtenAheadDiscarded();
       long[] counts = GraphWrite.groupCommitCounts();
-      int[] files = manifestFiles(lg);
+      int[] files = PublishAheadTest.manifestFiles(lg);
       List<Object> out = batchOfThree(g, () -> { }, () -> { });
       assertThat(out).allMatch(String.class::isInstance);
       long[] after = GraphWrite.groupCommitCounts();
@@ -75,7 +72,7 @@ class GroupPublishAheadTest {
       assertThat(ManifestPublisher.writtenAheadCommitted() - committed)
           .as("publishes that committed files written ahead: A's and the batch's").isEqualTo(2);
       assertThat(ManifestPublisher.writtenAheadDiscarded() - discarded).isZero();
-      int[] now = manifestFiles(lg);
+      int[] now = PublishAheadTest.manifestFiles(lg);
       assertThat(now[0] - files[0]).as("new __manifest data files (one per publish)").isEqualTo(2);
       assertThat(now[1] - files[1]).as("new __manifest deletion files (one per publish)").isEqualTo(2);
       assertEveryCommitPublishesLancesCount(lg, 4);
@@ -88,14 +85,14 @@ class GroupPublishAheadTest {
       LanceGraph lg = (LanceGraph) g;
       long committed = ManifestPublisher.writtenAheadCommitted();
       long discarded = ManifestPublisher.writtenAheadDiscarded();
-      int[] files = manifestFiles(lg);
+      int[] files = PublishAheadTest.manifestFiles(lg);
       // From A's prediction on, every predicted row count (each link of the batch's chain) is one too many.
       List<Object> out = batchOfThree(g, () -> TestSeams.publishAheadRowCountSkew(1), () -> { });
       assertThat(out).allMatch(String.class::isInstance);
       assertThat(ManifestPublisher.writtenAheadCommitted() - committed).as("files written ahead committed").isZero();
       assertThat(ManifestPublisher.writtenAheadDiscarded() - discarded).as("A's and the batch's, discarded")
           .isEqualTo(2);
-      int[] now = manifestFiles(lg);
+      int[] now = PublishAheadTest.manifestFiles(lg);
       assertThat(now[0] - files[0]).as("new __manifest data files: each publish's own, none unreferenced")
           .isEqualTo(2);
       assertThat(now[1] - files[1]).as("new __manifest deletion files").isEqualTo(2);
@@ -109,7 +106,7 @@ class GroupPublishAheadTest {
       LanceGraph lg = (LanceGraph) g;
       long committed = ManifestPublisher.writtenAheadCommitted();
       long discarded = ManifestPublisher.writtenAheadDiscarded();
-      int[] files = manifestFiles(lg);
+      int[] files = PublishAheadTest.manifestFiles(lg);
       List<String> before = GraphIo.commitIds(g);
       List<Object> out;
       // The batch fails where it passes the point before its effects (A passed it first).
@@ -122,7 +119,7 @@ class GroupPublishAheadTest {
       assertThat(GraphIo.commitIds(g)).hasSize(before.size() + 1);
       assertThat(ManifestPublisher.writtenAheadCommitted() - committed).as("A's").isEqualTo(1);
       assertThat(ManifestPublisher.writtenAheadDiscarded() - discarded).as("the batch's").isEqualTo(1);
-      int[] now = manifestFiles(lg);
+      int[] now = PublishAheadTest.manifestFiles(lg);
       assertThat(now[0] - files[0]).as("new __manifest data files: A's only").isEqualTo(1);
       assertThat(now[1] - files[1]).as("new __manifest deletion files: A's only").isEqualTo(1);
       assertEveryCommitPublishesLancesCount(lg, 1);
@@ -203,21 +200,6 @@ class GroupPublishAheadTest {
         assertThat(published).as("published Person count at " + history.get(k).id()).isEqualTo(lance);
         assertThat(published).as("one row more than its parent").isEqualTo(parent + 1);
       }
-    }
-  }
-
-  /** @return the number of files in {@code __manifest/data} and in {@code __manifest/_deletions} */
-  private static int[] manifestFiles(LanceGraph lg) throws IOException {
-    Path manifest = Path.of(java.net.URI.create(lg.root().lance("__manifest").uri()));
-    return new int[] {count(manifest.resolve("data")), count(manifest.resolve("_deletions"))};
-  }
-
-  private static int count(Path d) throws IOException {
-    if (!Files.isDirectory(d)) {
-      return 0;
-    }
-    try (Stream<Path> s = Files.list(d)) {
-      return (int) s.count();
     }
   }
 }

@@ -131,7 +131,7 @@ class PublishAheadTest {
   }
 
   /** @return the number of files in {@code __manifest/data} and in {@code __manifest/_deletions} */
-  private static int[] manifestFiles(LanceGraph lg) throws IOException {
+  static int[] manifestFiles(LanceGraph lg) throws IOException {
     Path manifest = Path.of(java.net.URI.create(lg.root().lance("__manifest").uri()));
     return new int[] {count(manifest.resolve("data")), count(manifest.resolve("_deletions"))};
   }
